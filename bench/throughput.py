@@ -1,0 +1,106 @@
+"""Random-play throughput of the rules engine, one core.
+
+    python bench/throughput.py                 # every preset and player count, a table
+    python bench/throughput.py --json          # one JSON object per line
+    python bench/throughput.py --preset classic --players 2 --seconds 5
+
+A *decision* is one action chosen by a seat (a card played, a Chancellor's keep, a Bishop
+target's choice); chance events (deals and draws) are applied too but not counted. Every
+action goes through the public, checked :func:`loveformal.engine.apply` and every decision is
+chosen from :func:`loveformal.engine.legal_actions`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from dataclasses import dataclass
+
+from loveformal.engine import CHANCE, current_player, legal_actions, new_match
+from loveformal.engine import apply as apply_action
+from loveformal.rulebook import make_ruleset, preset_names
+from loveformal.sampling import sample_chance
+from loveformal.state import Phase
+
+
+@dataclass(frozen=True)
+class Result:
+    preset: str
+    players: int
+    decisions: int
+    rounds: int
+    seconds: float
+
+    @property
+    def decisions_per_s(self) -> float:
+        return self.decisions / self.seconds
+
+    @property
+    def rounds_per_s(self) -> float:
+        return self.rounds / self.seconds
+
+
+def measure(preset: str, players: int, seconds: float, seed: int = 0) -> Result:
+    """Play random matches for about ``seconds`` and count decisions and rounds."""
+    rules = make_ruleset(preset)
+    rng = random.Random(seed)
+    decisions = rounds = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    state = new_match(rules, players)
+    while True:
+        for _ in range(1000):
+            if current_player(state) == CHANCE:
+                if state.phase is Phase.ROUND_OVER:
+                    rounds += 1
+                action = sample_chance(state, rng)
+            elif state.phase is Phase.GAME_OVER:
+                rounds += 1
+                state = new_match(rules, players)
+                continue
+            else:
+                actions = legal_actions(state)
+                action = actions[rng.randrange(len(actions))]
+                decisions += 1
+            state = apply_action(state, action)
+        if time.perf_counter() >= deadline:
+            break
+    return Result(preset, players, decisions, rounds, time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--preset", action="append", help="preset(s) to measure (default: all)")
+    parser.add_argument("--players", type=int, action="append", help="player count(s)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per configuration")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    args = parser.parse_args()
+    presets = args.preset or list(preset_names())
+    if not args.json:
+        print(f"{'preset':<14} {'players':>7} {'decisions/s':>12} {'rounds/s':>10}")
+    for preset in presets:
+        rules = make_ruleset(preset)
+        counts = args.players or list(range(rules.min_players, rules.max_players + 1))
+        for players in counts:
+            r = measure(preset, players, args.seconds, args.seed)
+            if args.json:
+                row = {
+                    "preset": r.preset,
+                    "players": r.players,
+                    "decisions_per_s": round(r.decisions_per_s, 1),
+                    "rounds_per_s": round(r.rounds_per_s, 1),
+                }
+                print(json.dumps(row), flush=True)
+            else:
+                print(
+                    f"{r.preset:<14} {r.players:>7} {r.decisions_per_s:>12,.0f} "
+                    f"{r.rounds_per_s:>10,.0f}",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""Actions: the decisions of the seats, and the outcomes of chance.
+
+Seats are numbered from 0 (``P1``). A guess is a :class:`Card` under
+``guard_guess = "name"`` and a plain ``int`` (a value) under ``guard_guess = "number"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loveformal.cards import Card
+from loveformal.seats import seat_name
+
+Guess = Card | int
+"""A Guard's or Bishop's guess: a card (by name) or a number, depending on ``guard_guess``."""
+
+
+def guess_text(guess: Guess) -> str:
+    return guess.title if isinstance(guess, Card) else str(guess)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The seat in turn plays ``card`` from its hand.
+
+    ``target`` is the chosen seat for cards that choose one player; ``targets`` the chosen
+    seats, in seat order, for the Baroness and the Cardinal. A card played with no effect
+    (every seat it could choose is protected or out) has neither.
+    """
+
+    card: Card
+    target: int | None = None
+    targets: tuple[int, ...] = ()
+    guess: Guess | None = None
+    look: int | None = None
+    """Cardinal: the swapped seat whose (new) hand its player looks at, or ``None``."""
+
+    def __str__(self) -> str:
+        parts = [f"play {self.card.title}"]
+        if self.target is not None:
+            parts.append(f"on {seat_name(self.target)}")
+        if self.targets:
+            parts.append("on " + " and ".join(seat_name(t) for t in self.targets))
+        if self.guess is not None:
+            parts.append(f"guessing {guess_text(self.guess)}")
+        if self.look is not None:
+            parts.append(f"looking at {seat_name(self.look)}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ChancellorReturn:
+    """The Chancellor's player keeps ``keep`` and puts ``bottom`` under the draw pile, in
+    order: the last card listed ends at the very bottom."""
+
+    keep: Card
+    bottom: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        order = ", ".join(c.title for c in self.bottom)
+        return f"keep {self.keep.title}, return {order} to the bottom"
+
+
+@dataclass(frozen=True, slots=True)
+class BishopRedraw:
+    """The Bishop's target, after a hit, discards its card and draws (``True``) or keeps it."""
+
+    redraw: bool
+
+    def __str__(self) -> str:
+        return "discard and redraw" if self.redraw else "keep the card"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Chance: the next card taken from the draw pile (or removed during the deal) is ``card``."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"chance: {self.card.title}"
+
+
+@dataclass(frozen=True, slots=True)
+class Starter:
+    """Chance: ``seat`` starts the next round (chosen at random among tied winners)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"chance: {seat_name(self.seat)} starts the next round"
+
+
+Decision = Play | ChancellorReturn | BishopRedraw
+ChanceOutcome = Draw | Starter
+Action = Decision | ChanceOutcome

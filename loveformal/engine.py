@@ -1,0 +1,616 @@
+"""The public transition function.
+
+* :func:`new_match` — a match about to be dealt.
+* :func:`current_player` — the seat whose decision it is, :data:`CHANCE` or :data:`TERMINAL`.
+* :func:`legal_actions` — exactly the actions :func:`apply` accepts (decisions, or chance
+  outcomes at a chance node).
+* :func:`chance_outcomes` — a chance node's outcomes with exact probabilities.
+* :func:`apply` — the next state; an illegal action raises
+  :class:`~loveformal.errors.IllegalAction` (or :class:`~loveformal.errors.OutOfTurn`)
+  saying why, and nothing changes (states are immutable).
+
+No randomness happens here: chance is resolved outside the rules, by a seeded sampler
+(:mod:`loveformal.sampling`) or an explicit deck order (:mod:`loveformal.dealing`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+from itertools import permutations
+from typing import Final
+
+from loveformal.actions import (
+    Action,
+    BishopRedraw,
+    ChanceOutcome,
+    ChancellorReturn,
+    Decision,
+    Draw,
+    Play,
+    Starter,
+    guess_text,
+)
+from loveformal.cards import Card
+from loveformal.effects import EFFECTS
+from loveformal.errors import IllegalAction, MalformedInput, OutOfTurn
+from loveformal.events import Event, EventKind
+from loveformal.ruleset import Ruleset
+from loveformal.scoring import discard_hand, draw_replacement, end_turn, fresh_pile, knock_out
+from loveformal.seats import seat_name
+from loveformal.state import CHANCE_PHASES, DrawPile, Phase, Seat, State
+from loveformal.table import add_card, evolve, remove_card, with_seat
+from loveformal.targets import (
+    GUESSING,
+    MULTI_TARGET,
+    SINGLE_TARGET,
+    choosable,
+    countess_forced,
+    guesses,
+    may_choose_self,
+    playable,
+    single_targets,
+    target_sets,
+)
+
+G = Card
+K = EventKind
+
+CHANCE: Final = -1
+""":func:`current_player` at a chance node."""
+TERMINAL: Final = -2
+""":func:`current_player` when the match is over."""
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def new_match(rules: Ruleset, players: int, starter: int = 0) -> State:
+    """A match of ``players`` players under ``rules``, before the first deal.
+
+    ``starter`` is the seat that starts the first round (the rulebooks' "most recently on a
+    date" or "most recently wrote a letter" is a parameter of the match).
+    """
+    try:
+        rules.deck(players)
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    if not 0 <= starter < players:
+        raise MalformedInput(f"starter {starter} is not a seat (seats are 0..{players - 1})")
+    seats = tuple(Seat() for _ in range(players))
+    state = State(
+        rules=rules,
+        players=players,
+        seats=seats,
+        pile=DrawPile(),
+        set_aside=None,
+        face_up=(),
+        phase=Phase.DEAL,
+        turn=starter,
+        round=1,
+        starter=starter,
+    )
+    return evolve(state, pile=fresh_pile(state))
+
+
+def face_up_count(state: State) -> int:
+    """Cards removed face up at the start of a round: ``two_player_face_up`` with 2 players."""
+    return state.rules.options.two_player_face_up if state.players == 2 else 0
+
+
+def _deal_target(state: State) -> str | int:
+    """Where the next card of the deal goes: ``"set_aside"``, ``"face_up"`` or a seat."""
+    if state.set_aside is None:
+        return "set_aside"
+    if len(state.face_up) < face_up_count(state):
+        return "face_up"
+    n = state.players
+    for k in range(n):
+        seat = (state.starter + k) % n
+        if not state.seats[seat].hand:
+            return seat
+    raise AssertionError("deal already complete")
+
+
+def _deal(state: State, card: Card) -> State:
+    pile = state.pile.without_next(card)
+    where = _deal_target(state)
+    if where == "set_aside":
+        state = evolve(
+            state, pile=pile, set_aside=card, log=(*state.log, Event(K.SET_ASIDE, visible_to=()))
+        )
+    elif where == "face_up":
+        state = evolve(
+            state,
+            pile=pile,
+            face_up=(*state.face_up, card),
+            log=(*state.log, Event(K.FACE_UP, card=card)),
+        )
+    else:
+        assert isinstance(where, int)
+        seat = state.seats[where]
+        state = with_seat(
+            evolve(state, pile=pile),
+            where,
+            Seat(hand=(card,), tokens=seat.tokens),
+            Event(K.DEALT, seat=where, card=card, visible_to=(where,)),
+        )
+    if all(s.hand for s in state.seats) and state.set_aside is not None:
+        if len(state.face_up) == face_up_count(state):
+            return evolve(state, phase=Phase.TURN_DRAW, turn=state.starter)
+    return state
+
+
+def _new_round(state: State, starter: int) -> State:
+    """Every card goes back into the deck, reshuffled; ``starter`` starts (R8: protection and
+    all marks end with the round)."""
+    seats = tuple(Seat(tokens=s.tokens) for s in state.seats)
+    state = evolve(
+        state,
+        seats=seats,
+        set_aside=None,
+        face_up=(),
+        phase=Phase.DEAL,
+        turn=starter,
+        pending_seat=None,
+        chancellor_draws=0,
+        sycophant=None,
+        jester=None,
+        round=state.round + 1,
+        starter=starter,
+        round_winners=(),
+        next_starters=(),
+        log=(),
+    )
+    return evolve(state, pile=fresh_pile(state))
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def current_player(state: State) -> int:
+    """The seat whose decision it is, :data:`CHANCE`, or :data:`TERMINAL`."""
+    phase = state.phase
+    if phase is Phase.PLAY or phase is Phase.CHANCELLOR:
+        return state.turn
+    if phase is Phase.BISHOP_REDRAW:
+        assert state.pending_seat is not None
+        return state.pending_seat
+    if phase is Phase.GAME_OVER:
+        return TERMINAL
+    return CHANCE
+
+
+def is_terminal(state: State) -> bool:
+    """Whether the match is over."""
+    return state.phase is Phase.GAME_OVER
+
+
+def is_chance(state: State) -> bool:
+    return state.phase in CHANCE_PHASES
+
+
+def next_draws(pile: DrawPile) -> tuple[tuple[Card, int], ...]:
+    """The cards that can come next from ``pile``, each with its weight (copies)."""
+    if pile.top:
+        return ((pile.top[0], 1),)
+    if pile.unseen:
+        return tuple(Counter(pile.unseen).items())
+    if pile.bottom:
+        return ((pile.bottom[0], 1),)
+    return ()
+
+
+def chance_outcomes(state: State) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
+    """The outcomes of a chance node with their exact probabilities (they sum to 1).
+
+    A draw from unseen cards has one outcome per card kind, weighted by its copies; a draw
+    whose card is known (an explicit deck order, or a known bottom) has one outcome. After a
+    tied round, each tied winner is equally likely to start the next one.
+    """
+    phase = state.phase
+    if phase is Phase.ROUND_OVER:
+        k = len(state.next_starters)
+        return tuple((Starter(s), Fraction(1, k)) for s in state.next_starters)
+    if phase not in CHANCE_PHASES:
+        return ()
+    draws = next_draws(state.pile)
+    total = sum(w for _, w in draws)
+    return tuple((Draw(c), Fraction(w, total)) for c, w in draws)
+
+
+def legal_actions(state: State) -> tuple[Action, ...]:
+    """Every action :func:`apply` accepts now: the decisions of the seat to act, or the
+    outcomes of a chance node. Empty when the match is over."""
+    phase = state.phase
+    if phase is Phase.PLAY:
+        return _plays(state)
+    if phase is Phase.CHANCELLOR:
+        return _chancellor_returns(state.seats[state.turn].hand)
+    if phase is Phase.BISHOP_REDRAW:
+        return (BishopRedraw(True), BishopRedraw(False))
+    if phase is Phase.GAME_OVER:
+        return ()
+    return tuple(o for o, _ in chance_outcomes(state))
+
+
+_play_of = cache(Play)
+"""Interned :class:`Play` values: legal-action lists reuse them instead of rebuilding them."""
+
+
+def _plays(state: State) -> tuple[Play, ...]:
+    out: list[Play] = []
+    for card in playable(state.seats[state.turn].hand):
+        if card in SINGLE_TARGET:
+            targets = single_targets(state, card)
+            if not targets:
+                out.append(Play(card))
+            elif card in GUESSING:
+                names = guesses(state.rules, state.players)
+                out.extend(_play_of(card, t, (), g) for t in targets for g in names)
+            else:
+                out.extend(_play_of(card, t) for t in targets)
+        elif card in MULTI_TARGET:
+            sets = target_sets(state, card)
+            if not sets:
+                out.append(Play(card))
+            elif card is G.CARDINAL:
+                for pair in sets:
+                    out.extend(Play(card, targets=pair, look=look) for look in (None, *pair))
+            else:
+                out.extend(Play(card, targets=ts) for ts in sets)
+        else:
+            out.append(_play_of(card))
+    return tuple(out)
+
+
+def _chancellor_returns(hand: tuple[Card, ...]) -> tuple[ChancellorReturn, ...]:
+    out: list[ChancellorReturn] = []
+    for keep in sorted(set(hand)):
+        rest = remove_card(hand, keep)
+        for order in sorted(set(permutations(rest))):
+            out.append(ChancellorReturn(keep, order))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- legality
+
+
+def _name(state: State, seat: int) -> str:
+    return seat_name(seat) if 0 <= seat < state.players else f"seat {seat + 1}"
+
+
+def _why_not_target(state: State, card: Card, target: int) -> str:
+    """Why ``card`` may not choose ``target`` now (for error messages)."""
+    if not 0 <= target < state.players:
+        return f"there is no seat {seat_name(target)} (seats are P1..P{state.players})"
+    seat = state.seats[target]
+    if seat.out:
+        return f"{seat_name(target)} is out of the round"
+    if target == state.turn and not may_choose_self(state.rules, card):
+        return f"the {card.title} must choose another player"
+    if seat.protected and target != state.turn:
+        return f"{seat_name(target)} is protected by the Handmaid"
+    if state.sycophant is not None:
+        return f"the Sycophant's mark: the {card.title} must choose {seat_name(state.sycophant)}"
+    return f"the {card.title} cannot choose {seat_name(target)}"
+
+
+def _no_effect_reason(state: State, card: Card) -> str:
+    if state.sycophant is not None and choosable(state, card):
+        return (
+            f"the {card.title} is played with no effect: it cannot choose "
+            f"{seat_name(state.sycophant)}, whom the Sycophant marked"
+        )
+    return f"the {card.title} is played with no effect: no player can be chosen"
+
+
+def explain_play(state: State, play: Play) -> str | None:
+    """Why ``play`` is illegal now, in the game's words; ``None`` if it is legal."""
+    actor = state.turn
+    hand = state.seats[actor].hand
+    card = play.card
+    if not isinstance(card, Card):
+        return f"{card!r} is not a card"
+    who = seat_name(actor)
+    if card not in hand:
+        held = ", ".join(c.title for c in hand) or "nothing"
+        return f"{who} does not hold the {card.title} (hand: {held})"
+    forcing = countess_forced(hand)
+    if forcing is not None and card is not G.COUNTESS:
+        return f"the Countess must be played while holding the {forcing.title}"
+    if card in SINGLE_TARGET:
+        if play.targets or play.look is not None:
+            return f"the {card.title} chooses one player (give `target`, not `targets`/`look`)"
+        allowed = single_targets(state, card)
+        if not allowed:
+            if play.target is not None or play.guess is not None:
+                return _no_effect_reason(state, card)
+            return None
+        if play.target is None:
+            names = ", ".join(seat_name(t) for t in allowed)
+            return f"the {card.title} must choose a player: one of {names}"
+        if play.target not in allowed:
+            return _why_not_target(state, card, play.target)
+        if card in GUESSING:
+            return _explain_guess(state, card, play.guess)
+        if play.guess is not None:
+            return f"the {card.title} does not name a card"
+        return None
+    if card in MULTI_TARGET:
+        if play.target is not None or play.guess is not None:
+            return f"the {card.title} chooses with `targets` and names nothing"
+        sets = target_sets(state, card)
+        if not sets:
+            if play.targets or play.look is not None:
+                return _no_effect_reason(state, card)
+            return None
+        chosen = play.targets
+        if list(chosen) != sorted(set(chosen)):
+            return f"list the {card.title}'s chosen seats once each, in seat order"
+        if chosen not in sets:
+            for t in chosen:
+                if t not in choosable(state, card):
+                    return _why_not_target(state, card, t)
+            sizes = sorted({len(s) for s in sets})
+            if len(chosen) not in sizes:
+                how = " or ".join(str(k) for k in sizes)
+                return f"the {card.title} must choose {how} players, not {len(chosen)}"
+            return _why_not_target(state, card, chosen[0])
+        if play.look is not None:
+            if card is not G.CARDINAL:
+                return "only the Cardinal looks at a swapped hand"
+            if play.look not in chosen:
+                return f"the Cardinal may look only at {' or '.join(map(seat_name, chosen))}"
+        return None
+    if play.target is not None or play.targets or play.guess is not None or play.look is not None:
+        return f"the {card.title} chooses no player and names nothing"
+    return None
+
+
+def _explain_guess(state: State, card: Card, guess: object) -> str | None:
+    names = guesses(state.rules, state.players)
+    mode = state.rules.options.guard_guess
+    if guess is None:
+        return f"the {card.title} must name a {'card' if mode == 'name' else 'number'}"
+    if mode == "name":
+        if not isinstance(guess, Card):
+            return f"the {card.title} names a card here (guard_guess = name), not {guess!r}"
+        if guess is G.GUARD:
+            return f"the {card.title} cannot name the Guard"
+        if guess not in names:
+            return f"there is no {guess.title} in this deck"
+        return None
+    if isinstance(guess, Card) or not isinstance(guess, int):
+        shown = guess.title if isinstance(guess, Card) else repr(guess)
+        return f"the {card.title} names a number here (guard_guess = number), not {shown}"
+    if guess == 1:
+        return f"the {card.title} cannot name 1"
+    if guess not in names:
+        allowed = ", ".join(guess_text(g) for g in names)
+        return f"no card in this deck has the value {guess} (allowed: {allowed})"
+    return None
+
+
+def explain(state: State, action: object) -> str | None:
+    """Why ``action`` is not legal in ``state``, or ``None`` when :func:`apply` accepts it."""
+    phase = state.phase
+    if phase is Phase.GAME_OVER:
+        return "the match is over"
+    if phase in CHANCE_PHASES:
+        if not isinstance(action, (Draw, Starter)):
+            return f"it is chance's turn ({_chance_doing(state)}), not a player's"
+        if not _chance_possible(state, action):
+            if isinstance(action, Starter):
+                cands = ", ".join(seat_name(s) for s in state.next_starters) or "nobody"
+                return f"{_name(state, action.seat)} cannot start the next round (only {cands})"
+            if phase is Phase.ROUND_OVER:
+                return "the round is over: the next chance event chooses who starts"
+            possible = ", ".join(c.title for c, _ in next_draws(state.pile)) or "nothing"
+            return f"{action.card.title} cannot be drawn next (possible: {possible})"
+        return None
+    if isinstance(action, (Draw, Starter)):
+        return f"it is {seat_name(current_player(state))}'s decision, not chance's"
+    if phase is Phase.PLAY:
+        if not isinstance(action, Play):
+            return f"{seat_name(state.turn)} must play a card now"
+        return explain_play(state, action)
+    if phase is Phase.CHANCELLOR:
+        if not isinstance(action, ChancellorReturn):
+            return f"{seat_name(state.turn)} must keep one card and return the others (Chancellor)"
+        hand = state.seats[state.turn].hand
+        if action.keep not in hand:
+            return f"the kept card {action.keep.title} is not among the Chancellor's cards"
+        rest = remove_card(hand, action.keep)
+        if sorted(action.bottom) != sorted(rest):
+            want = ", ".join(c.title for c in rest)
+            return f"the cards returned to the bottom must be exactly {want}, in any order"
+        return None
+    if phase is Phase.BISHOP_REDRAW:
+        if not isinstance(action, BishopRedraw):
+            return f"{seat_name(current_player(state))} must choose to keep or redraw (Bishop)"
+        return None
+    return f"no action is possible in phase {phase.value}"
+
+
+def _chance_possible(state: State, action: Draw | Starter) -> bool:
+    """Whether chance outcome ``action`` has a positive probability now (no Fractions built)."""
+    if state.phase is Phase.ROUND_OVER:
+        return isinstance(action, Starter) and action.seat in state.next_starters
+    if not isinstance(action, Draw):
+        return False
+    pile = state.pile
+    if pile.top:
+        return action.card is pile.top[0]
+    if pile.unseen:
+        return action.card in pile.unseen
+    return bool(pile.bottom) and action.card is pile.bottom[0]
+
+
+def _chance_doing(state: State) -> str:
+    return {
+        Phase.DEAL: "dealing",
+        Phase.TURN_DRAW: f"{seat_name(state.turn)}'s draw",
+        Phase.REDRAW: "a replacement draw",
+        Phase.CHANCELLOR_DRAW: "the Chancellor's draw",
+        Phase.ROUND_OVER: "choosing who starts the next round",
+    }.get(state.phase, state.phase.value)
+
+
+# --------------------------------------------------------------------------- transitions
+
+
+def apply(state: State, action: Action, *, seat: int | None = None) -> State:
+    """The state after ``action``. ``state`` itself never changes.
+
+    ``seat``, if given, is the seat claiming the decision (``CHANCE`` for a chance outcome):
+    a mismatch raises :class:`OutOfTurn`. An illegal action raises :class:`IllegalAction`
+    whose message says why.
+    """
+    if seat is not None and seat != current_player(state):
+        actor = current_player(state)
+        whose = {CHANCE: "chance's", TERMINAL: "nobody's"}.get(actor)
+        if whose is None:
+            whose = f"{seat_name(actor)}'s"
+        claimed = "chance" if seat == CHANCE else _name(state, seat)
+        raise OutOfTurn(f"{claimed} cannot act now: it is {whose} decision")
+    reason = explain(state, action)
+    if reason is not None:
+        if state.phase not in CHANCE_PHASES and isinstance(action, (Draw, Starter)):
+            raise OutOfTurn(reason)
+        if state.phase in CHANCE_PHASES and not isinstance(action, (Draw, Starter)):
+            raise OutOfTurn(reason)
+        raise IllegalAction(reason)
+    return _apply_legal(state, action)
+
+
+def _apply_legal(state: State, action: Action) -> State:
+    if isinstance(action, Draw):
+        return _draw(state, action.card)
+    if isinstance(action, Starter):
+        return _new_round(state, action.seat)
+    return _decide(state, action)
+
+
+def _draw(state: State, card: Card) -> State:
+    phase = state.phase
+    if phase is Phase.DEAL:
+        return _deal(state, card)
+    pile = state.pile.without_next(card)
+    drawer = state.pending_seat if phase is Phase.REDRAW else state.turn
+    assert drawer is not None
+    seat = state.seats[drawer]
+    new_seat = Seat(
+        add_card(seat.hand, card), seat.discards, seat.out, seat.protected, seat.tokens, seat.spied
+    )
+    seats = state.seats[:drawer] + (new_seat,) + state.seats[drawer + 1 :]
+    log = (*state.log, Event(K.DREW, seat=drawer, card=card, visible_to=(drawer,)))
+    if phase is Phase.TURN_DRAW:
+        return evolve(state, seats=seats, pile=pile, phase=Phase.PLAY, log=log)
+    if phase is Phase.CHANCELLOR_DRAW:
+        left = state.chancellor_draws - 1
+        nxt = Phase.CHANCELLOR_DRAW if left else Phase.CHANCELLOR
+        return evolve(state, seats=seats, pile=pile, phase=nxt, chancellor_draws=left, log=log)
+    # REDRAW: the replacement card ends the effect; the turn ends.
+    state = evolve(state, seats=seats, pile=pile, phase=Phase.PLAY, pending_seat=None, log=log)
+    return end_turn(state)
+
+
+def _decide(state: State, action: Decision) -> State:
+    if isinstance(action, Play):
+        return _play(state, action)
+    if isinstance(action, ChancellorReturn):
+        actor = state.turn
+        seat = state.seats[actor]
+        hand = (action.keep,)
+        event = Event(
+            K.RETURNED,
+            seat=actor,
+            cards=action.bottom,
+            note=f"{len(action.bottom)} cards",
+            visible_to=(actor,),
+        )
+        state = with_seat(
+            state,
+            actor,
+            Seat(hand, seat.discards, seat.out, seat.protected, seat.tokens, seat.spied),
+            event,
+        )
+        state = evolve(state, pile=state.pile.put_bottom(action.bottom), phase=Phase.PLAY)
+        return end_turn(state)
+    # BishopRedraw
+    target = state.pending_seat
+    assert target is not None
+    event = Event(K.REDRAW_CHOICE, seat=target, note="redraw" if action.redraw else "keep")
+    state = evolve(state, phase=Phase.PLAY, pending_seat=None, log=(*state.log, event))
+    if action.redraw:
+        state = discard_hand(state, target, "Bishop")
+        if not state.round_over and not state.seats[target].out:
+            state = draw_replacement(state, target, prince=False)
+            if state.phase is Phase.REDRAW:
+                return state
+    return end_turn(state)
+
+
+def _play(state: State, play: Play) -> State:
+    actor = state.turn
+    seat = state.seats[actor]
+    card = play.card
+    new_seat = Seat(
+        remove_card(seat.hand, card),
+        (*seat.discards, card),
+        seat.out,
+        seat.protected,
+        seat.tokens,
+        seat.spied or card is G.SPY,
+    )
+    event = Event(
+        K.PLAYED, seat=actor, card=card, other=play.target, cards=(), guess=play.guess,
+        note=_targets_note(play),
+    )  # fmt: skip
+    seats = state.seats[:actor] + (new_seat,) + state.seats[actor + 1 :]
+    state = evolve(state, seats=seats, sycophant=None, log=(*state.log, event))
+    state = EFFECTS[card](state, play)
+    if state.phase is Phase.PLAY:
+        return end_turn(state)
+    return state
+
+
+def _targets_note(play: Play) -> str:
+    if not play.targets:
+        return ""
+    note = "targets " + " ".join(seat_name(t) for t in play.targets)
+    if play.look is not None:
+        note += f"; looks at {seat_name(play.look)}"
+    return note
+
+
+def winners(state: State) -> tuple[int, ...]:
+    """The match's winners once it is over (empty before)."""
+    return state.game_winners
+
+
+def returns(state: State) -> tuple[int, ...]:
+    """Per seat: 1 for a match winner, 0 otherwise (all 0 before the end)."""
+    return tuple(1 if i in state.game_winners else 0 for i in range(state.players))
+
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "apply",
+    "chance_outcomes",
+    "current_player",
+    "explain",
+    "explain_play",
+    "face_up_count",
+    "is_chance",
+    "is_terminal",
+    "knock_out",
+    "legal_actions",
+    "new_match",
+    "next_draws",
+    "returns",
+    "winners",
+]

@@ -1,0 +1,60 @@
+"""Events: what each transition did, and who saw it.
+
+Every transition appends frozen :class:`Event` values to the state's log. ``visible_to`` is
+``None`` for a public event, or the seats that saw its private details; everyone else sees
+the event's public form (:meth:`Event.public`), which drops the hidden cards.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+from loveformal.cards import Card
+
+
+class EventKind(Enum):
+    SET_ASIDE = "set_aside"  # the face-down card is removed (nobody sees it)
+    FACE_UP = "face_up"  # a card is removed face up (public)
+    DEALT = "dealt"  # a seat is dealt its first card (private to it)
+    DREW = "drew"  # a seat draws a card (private to it)
+    PLAYED = "played"  # a seat plays a card, with its choices (public)
+    NO_EFFECT = "no_effect"  # the card had no effect (public)
+    SAW = "saw"  # seat looked at other's hand: card (private to seat)
+    COMPARED = "compared"  # Baron / Dowager Queen: cards=(seat's, other's) (private to both)
+    SWAPPED = "swapped"  # King / Cardinal: cards=(seat's old, other's old) (private to both)
+    DISCARDED = "discarded"  # a seat discards a card without its effect (public)
+    KNOCKED_OUT = "knocked_out"  # a seat is out of the round (public)
+    PROTECTED = "protected"  # Handmaid protection begins (public)
+    MARKED = "marked"  # Sycophant: the next card must choose `other` (public)
+    BET = "bet"  # Jester: seat bets on other (public)
+    REVEALED = "revealed"  # a card shown to everyone (Guard/Bishop hit, Assassin) (public)
+    RETURNED = "returned"  # Chancellor: cards put at the bottom, in order (private to seat)
+    REDRAW_CHOICE = "redraw_choice"  # Bishop target keeps (card None) or redraws (public)
+    TOKEN = "token"  # seat gains a token; `note` says why (public)
+    SHOWDOWN = "showdown"  # hands revealed at round end: cards by seat order (public)
+    ROUND_WON = "round_won"  # seat wins the round (public)
+    GAME_WON = "game_won"  # seat wins the match (public)
+
+
+class Event(NamedTuple):
+    """One thing that happened. Fields not used by a kind stay empty."""
+
+    kind: EventKind
+    seat: int | None = None
+    other: int | None = None
+    card: Card | None = None
+    cards: tuple[Card, ...] = ()
+    guess: Card | int | None = None
+    note: str = ""
+    visible_to: tuple[int, ...] | None = None
+    """``None``: public. Otherwise the seats that saw the hidden cards."""
+
+    def seen_by(self, seat: int) -> bool:
+        return self.visible_to is None or seat in self.visible_to
+
+    def public(self) -> Event:
+        """The event as seen by a seat not in ``visible_to``: hidden cards removed."""
+        if self.visible_to is None:
+            return self
+        return Event(self.kind, self.seat, self.other, None, (), None, self.note, ())

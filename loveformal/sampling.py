@@ -1,0 +1,35 @@
+"""Resolving chance outside the rules: a seeded sampler and random play."""
+
+from __future__ import annotations
+
+import random
+
+from loveformal.actions import Action, ChanceOutcome, Draw, Starter
+from loveformal.engine import apply, legal_actions, next_draws
+from loveformal.state import CHANCE_PHASES, Phase, State
+
+
+def sample_chance(state: State, rng: random.Random) -> ChanceOutcome:
+    """One outcome of the chance node ``state``, drawn with its exact probability.
+
+    Each unseen card instance is equally likely (so a kind with ``k`` copies has weight ``k``).
+    """
+    if state.phase is Phase.ROUND_OVER:
+        return Starter(state.next_starters[rng.randrange(len(state.next_starters))])
+    pile = state.pile
+    if pile.top:
+        return Draw(pile.top[0])
+    if pile.unseen:
+        return Draw(pile.unseen[rng.randrange(len(pile.unseen))])
+    draws = next_draws(pile)
+    return Draw(draws[0][0])
+
+
+def random_step(state: State, rng: random.Random) -> tuple[State, Action]:
+    """One step of uniformly random play (chance sampled with its probabilities)."""
+    if state.phase in CHANCE_PHASES:
+        action: Action = sample_chance(state, rng)
+    else:
+        actions = legal_actions(state)
+        action = actions[rng.randrange(len(actions))]
+    return apply(state, action), action

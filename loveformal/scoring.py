@@ -1,0 +1,248 @@
+"""Knock-outs, tokens, the showdown, and the end of turns, rounds and the match.
+
+Rules encoded here (``rules.md``): knock-out §1.1.5 (discard the hand without effect, then
+out); round end §1.1.7 (one player left, or the deck empty at the end of a turn); the
+showdown and its tie rules R13, D3, D8, D11, D12, D29; bonus-token order and immediate wins
+§5 "Bonus token timing", R24, D23.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from loveformal.cards import Card
+from loveformal.events import Event, EventKind
+from loveformal.state import DrawPile, Phase, Seat, State
+from loveformal.table import add_card, evolve, with_seat
+
+G = Card
+K = EventKind
+
+
+def threshold(state: State) -> int:
+    """Tokens needed to win this match."""
+    return state.rules.options.tokens_for(state.players)
+
+
+def _game_over(state: State, winners: tuple[int, ...]) -> State:
+    events = tuple(Event(K.GAME_WON, seat=w) for w in winners)
+    return evolve(
+        state,
+        phase=Phase.GAME_OVER,
+        game_winners=winners,
+        next_starters=(),
+        pending_seat=None,
+        log=state.log + events,
+    )
+
+
+def award_token(state: State, seat: int, reason: str, *, check_win: bool = True) -> State:
+    """``seat`` gains a token; with ``check_win``, reaching the threshold wins at once.
+
+    Bishop and Constable tokens are awarded the moment they are earned, and "if this would give
+    you enough tokens to win the game, you win immediately" (PREMIUM card texts, R16, R18).
+    """
+    s = state.seats[seat]
+    seat_state = s._replace(tokens=s.tokens + 1)
+    state = with_seat(state, seat, seat_state, Event(K.TOKEN, seat=seat, note=reason))
+    if check_win and seat_state.tokens >= threshold(state):
+        return _game_over(state, (seat,))
+    return state
+
+
+def knock_out(state: State, seat: int, reason: str) -> State:
+    """``seat`` is out of the round: it discards its hand face up without effect (§1.1.5).
+
+    A Constable already in its discard pile earns a token (R18); under
+    ``constable_counts_held`` so does a Constable in the hand being discarded (D28). If one
+    player is left, the round ends at once and that player wins it (§1.1.7a).
+    """
+    s = state.seats[seat]
+    constable = G.CONSTABLE in s.discards or (
+        state.rules.options.constable_counts_held and G.CONSTABLE in s.hand
+    )
+    out_seat = Seat((), s.discards + s.hand, True, False, s.tokens, s.spied or G.SPY in s.hand)
+    state = with_seat(
+        state, seat, out_seat, Event(K.KNOCKED_OUT, seat=seat, cards=s.hand, note=reason)
+    )
+    if state.sycophant == seat:
+        state = evolve(state, sycophant=None)
+    if constable:
+        state = award_token(state, seat, "Constable")
+        if state.phase is Phase.GAME_OVER:
+            return state
+    left = state.in_round()
+    if len(left) == 1:
+        return end_round(state, left, left)
+    return state
+
+
+def discard_hand(state: State, seat: int, reason: str) -> State:
+    """``seat`` discards its hand without its effect (Prince, Bishop redraw).
+
+    A discarded Princess knocks its holder out (R1). A discarded Spy counts as discarded (R12).
+    """
+    s = state.seats[seat]
+    new = s._replace(hand=(), discards=s.discards + s.hand, spied=s.spied or G.SPY in s.hand)
+    state = with_seat(state, seat, new, Event(K.DISCARDED, seat=seat, cards=s.hand, note=reason))
+    if G.PRINCESS in s.hand:
+        return knock_out(state, seat, "discarded the Princess")
+    return state
+
+
+def draw_replacement(state: State, seat: int, *, prince: bool) -> State:
+    """``seat`` draws a new card after discarding (Prince, Assassin, Bishop).
+
+    From the draw pile when it has cards (a chance node, phase ``REDRAW``); otherwise the
+    face-down set-aside card (R2). Under ``prince_empty_deck = top_removed`` a Prince target
+    takes instead the first face-up card while any remain (D16; [INF] which removed card is
+    "the top one"). If no card is left anywhere the seat holds nothing.
+    """
+    if state.pile.size:
+        return evolve(state, phase=Phase.REDRAW, pending_seat=seat)
+    s = state.seats[seat]
+    if prince and state.rules.options.prince_empty_deck == "top_removed" and state.face_up:
+        card = state.face_up[0]
+        state = evolve(state, face_up=state.face_up[1:])
+        event = Event(K.DREW, seat=seat, card=card, note="face-up card")
+    elif state.set_aside is not None:
+        card = state.set_aside
+        state = evolve(state, set_aside=None)
+        event = Event(K.DREW, seat=seat, card=card, note="set-aside card", visible_to=(seat,))
+    else:
+        return state
+    return with_seat(state, seat, s._replace(hand=add_card(s.hand, card)), event)
+
+
+def showdown_value(state: State, seat: int) -> Fraction:
+    """A seat's hand value at the showdown, with the Count bonus (R19, D11) and the Bishop
+    counted as 7.5 under ``bishop_showdown = seven_point_five`` (D8)."""
+    s = state.seats[seat]
+    card = s.hand[0]
+    rules = state.rules
+    if card is G.BISHOP and rules.options.bishop_showdown == "seven_point_five":
+        base = Fraction(15, 2)
+    else:
+        base = Fraction(rules.value(card))
+    return base + count_bonus(state, seat)
+
+
+def count_bonus(state: State, seat: int) -> int:
+    """+1 per Count in the discard pile (``per_count``) or +1 if any (``flat``) (R19, D11)."""
+    n = state.seats[seat].discards.count(G.COUNT)
+    if n and state.rules.options.count_bonus == "flat":
+        return 1
+    return n
+
+
+def discard_total(state: State, seat: int) -> int:
+    """The sum of the values of a seat's discard pile (the showdown tie-break, R13)."""
+    value = state.rules.value
+    return sum(value(c) for c in state.seats[seat].discards)
+
+
+def showdown(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Compare the hands of the seats still in the round. Returns ``(winners, tied)``.
+
+    ``tied`` are the seats that shared the best result after every tie-break (equal to
+    ``winners`` unless ``residual_tie = nobody`` left the round without a winner).
+
+    Order: under ``princess_always_wins`` the Princess holder wins outright (D12). Under
+    ``princess_beats_bishop`` a Bishop holder is left out of the comparison whenever a Princess
+    is held (D8, D29; Board Game Arena's resolution of the three-way case). Highest adjusted
+    value wins; under ``count_tie = void_bonus`` Count bonuses are void when they create the
+    top tie ([INF] reading of seed 003). Ties: discard totals (``tie_break = discard_sum``),
+    then ``residual_tie``.
+    """
+    rules = state.rules
+    opts = rules.options
+    contenders = [i for i in state.in_round() if state.seats[i].hand]
+    holders = {state.seats[i].hand[0]: i for i in contenders}
+    if G.PRINCESS in holders:
+        if opts.princess_always_wins:
+            p = holders[G.PRINCESS]
+            return (p,), (p,)
+        if opts.bishop_showdown == "princess_beats_bishop":
+            contenders = [i for i in contenders if state.seats[i].hand[0] is not G.BISHOP]
+    values = {i: showdown_value(state, i) for i in contenders}
+    best = max(values.values(), default=Fraction(0))
+    top = [i for i in contenders if values[i] == best]
+    if (
+        len(top) > 1
+        and opts.count_tie == "void_bonus"
+        and any(count_bonus(state, i) for i in top)
+    ):
+        values = {i: showdown_value(state, i) - count_bonus(state, i) for i in contenders}
+        best = max(values.values())
+        top = [i for i in contenders if values[i] == best]
+    if len(top) > 1 and opts.tie_break == "discard_sum":
+        totals = {i: discard_total(state, i) for i in top}
+        best_total = max(totals.values())
+        top = [i for i in top if totals[i] == best_total]
+    tied = tuple(top)
+    if len(top) > 1 and opts.residual_tie == "nobody":
+        return (), tied
+    return tied, tied
+
+
+def end_round(state: State, winners: tuple[int, ...], tied: tuple[int, ...]) -> State:
+    """The round ends with ``winners``; award its tokens and decide what comes next.
+
+    Awards in order (§5): each round winner, then the Spy (R12: exactly one seat still in the
+    round played or discarded a Spy), then the Jester (R23: its player's chosen seat won).
+    Under ``simultaneous_win = first_awarded`` the match ends at the first award that reaches
+    the threshold (PREMIUM immediate win); under ``all_win`` every seat at the threshold after
+    all the awards wins (R24, D23). The next round starts with the winner, or a random one of
+    the tied winners (or of the tied seats when nobody won).
+    """
+    state = evolve(
+        state, round_winners=winners, pending_seat=None, chancellor_draws=0, sycophant=None
+    )
+    state = evolve(state, log=state.log + tuple(Event(K.ROUND_WON, seat=w) for w in winners))
+    awards: list[tuple[int, str]] = [(w, "round win") for w in winners]
+    deck = state.rules.deck(state.players)
+    if deck.count(G.SPY):
+        spies = [i for i in state.in_round() if state.seats[i].spied]
+        if len(spies) == 1:
+            awards.append((spies[0], "Spy"))
+    if state.jester is not None:
+        bettor, chosen = state.jester
+        if chosen in winners:
+            awards.append((bettor, "Jester"))
+    first_awarded = state.rules.options.simultaneous_win == "first_awarded"
+    for seat, reason in awards:
+        state = award_token(state, seat, reason, check_win=first_awarded)
+        if state.phase is Phase.GAME_OVER:
+            return state
+    goal = threshold(state)
+    reached = tuple(i for i, s in enumerate(state.seats) if s.tokens >= goal)
+    if reached:
+        return _game_over(state, reached)
+    return evolve(state, phase=Phase.ROUND_OVER, next_starters=tied)
+
+
+def end_turn(state: State) -> State:
+    """After the turn's effect: end the round if the deck is empty (showdown), else pass the
+    turn clockwise to the next seat still in, whose Handmaid protection ends now (R8)."""
+    if state.phase is Phase.ROUND_OVER or state.phase is Phase.GAME_OVER:
+        return state
+    if not state.pile.size:
+        winners, tied = showdown(state)
+        cards = tuple(state.seats[i].hand[0] for i in state.in_round() if state.seats[i].hand)
+        state = evolve(state, log=(*state.log, Event(K.SHOWDOWN, cards=cards)))
+        return end_round(state, winners, tied)
+    n = state.players
+    nxt = (state.turn + 1) % n
+    while state.seats[nxt].out:
+        nxt = (nxt + 1) % n
+    seat = state.seats[nxt]
+    if seat.protected:
+        seats = state.seats[:nxt] + (seat._replace(protected=False),) + state.seats[nxt + 1 :]
+    else:
+        seats = state.seats
+    return evolve(state, seats=seats, turn=nxt, phase=Phase.TURN_DRAW, pending_seat=None)
+
+
+def fresh_pile(state: State) -> DrawPile:
+    """Every card of the deck for this player count, shuffled (unknown order)."""
+    return DrawPile.shuffled(state.rules.deck(state.players).cards())

@@ -1,0 +1,18 @@
+"""Seat names: seats are numbered 0..n-1 inside the engine and shown as ``P1``..``Pn``."""
+
+from __future__ import annotations
+
+
+def seat_name(seat: int) -> str:
+    """``0`` -> ``"P1"``."""
+    return f"P{seat + 1}"
+
+
+def parse_seat(text: str, players: int) -> int:
+    """``"P2"`` -> ``1``; raises :class:`ValueError` naming the seats that exist."""
+    t = text.strip().upper()
+    if t.startswith("P") and t[1:].isdigit():
+        n = int(t[1:])
+        if 1 <= n <= players:
+            return n - 1
+    raise ValueError(f"unknown seat {text!r} (seats are P1..P{players})")

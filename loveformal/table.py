@@ -1,0 +1,60 @@
+"""Small pure helpers that rebuild a state with some parts changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from loveformal.cards import Card
+from loveformal.events import Event
+from loveformal.state import Seat, State
+
+_FIELDS = State._fields
+_src = (
+    "def evolve(state, *, "
+    + ", ".join(f"{f}=_KEEP" for f in _FIELDS)
+    + "):\n    return _new(_State, ("
+    + ", ".join(f"state.{f} if {f} is _KEEP else {f}" for f in _FIELDS)
+    + ",))\n"
+)
+_KEEP: Any = object()
+_ns: dict[str, Any] = {"_KEEP": _KEEP, "_new": tuple.__new__, "_State": State}
+exec(_src, _ns)
+_evolve: Any = _ns["evolve"]
+
+
+def evolve(state: State, **changes: Any) -> State:  # replaced below by the generated version
+    """``state`` with the given fields replaced (a new value; ``state`` is untouched).
+
+    Generated from :class:`State`'s fields so that it costs one tuple construction.
+    """
+    result: State = _evolve(state, **changes)
+    return result
+
+
+evolve = _evolve  # noqa: F811  (same signature and meaning, without the wrapper call)
+
+
+def with_seat(state: State, index: int, seat: Seat, *events: Event) -> State:
+    """``state`` with seat ``index`` replaced and ``events`` appended to the log."""
+    seats = state.seats[:index] + (seat,) + state.seats[index + 1 :]
+    result: State = _evolve(state, seats=seats, log=state.log + events)
+    return result
+
+
+def logged(state: State, *events: Event) -> State:
+    """``state`` with ``events`` appended to the log."""
+    result: State = _evolve(state, log=state.log + events)
+    return result
+
+
+def add_card(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """``hand`` with ``card`` added, kept sorted."""
+    if not hand:
+        return (card,)
+    return tuple(sorted((*hand, card)))
+
+
+def remove_card(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """``hand`` with one copy of ``card`` removed (the caller checks it is there)."""
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
