@@ -7,39 +7,70 @@ The values, counts, texts and sources of each edition live in ``specs/editions/*
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import Enum
 
 
-class Card(IntEnum):
-    """A kind of card. The integer is an identifier only, not the card's value."""
+class Card(Enum):
+    """A kind of card, named by its printed English name (``Card.GUARD.value == "Guard"``).
 
-    GUARD = 0
-    PRIEST = 1
-    BARON = 2
-    HANDMAID = 3
-    PRINCE = 4
-    KING = 5
-    COUNTESS = 6
-    PRINCESS = 7
-    CHANCELLOR = 8
-    SPY = 9
-    BISHOP = 10
-    DOWAGER_QUEEN = 11
-    CONSTABLE = 12
-    COUNT = 13
-    SYCOPHANT = 14
-    BARONESS = 15
-    CARDINAL = 16
-    JESTER = 17
-    ASSASSIN = 18
+    Deliberately *not* an ``int``: a card must never compare equal to a number (a Guard guess
+    is a card under ``guard_guess = name`` and a number under ``number``). Cards sort in the
+    order below via :attr:`index`.
+    """
+
+    GUARD = "Guard"
+    PRIEST = "Priest"
+    BARON = "Baron"
+    HANDMAID = "Handmaid"
+    PRINCE = "Prince"
+    KING = "King"
+    COUNTESS = "Countess"
+    PRINCESS = "Princess"
+    CHANCELLOR = "Chancellor"
+    SPY = "Spy"
+    BISHOP = "Bishop"
+    DOWAGER_QUEEN = "Dowager Queen"
+    CONSTABLE = "Constable"
+    COUNT = "Count"
+    SYCOPHANT = "Sycophant"
+    BARONESS = "Baroness"
+    CARDINAL = "Cardinal"
+    JESTER = "Jester"
+    ASSASSIN = "Assassin"
+
+    index: int
+    """Position in the list above: an identifier for tables and sorting, not the card's value."""
+    _title: str
+
+    def __init__(self, title: str) -> None:
+        self.index = len(type(self).__members__)
+        self._title = title
+
+    # Members are singletons: identity hashing is correct and cheaper than Enum's default.
+    __hash__ = object.__hash__
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
 
     @property
     def title(self) -> str:
         """The card's English name as printed, e.g. ``"Dowager Queen"``."""
-        return _TITLES[self]
+        return self._title
 
     def __str__(self) -> str:
-        return _TITLES[self]
+        return self._title
+
+    def __repr__(self) -> str:
+        return f"Card.{self.name}"
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -50,12 +81,11 @@ class Card(IntEnum):
         key = " ".join(text.replace("_", " ").replace("-", " ").split()).lower()
         card = _BY_NAME.get(key)
         if card is None:
-            known = ", ".join(_TITLES[c] for c in cls)
+            known = ", ".join(c.value for c in cls)
             raise KeyError(f"unknown card {text!r} (known cards: {known})")
         return card
 
 
-_TITLES: dict[Card, str] = {c: c.name.replace("_", " ").title() for c in Card}
-_BY_NAME: dict[str, Card] = {t.lower(): c for c, t in _TITLES.items()}
+_BY_NAME: dict[str, Card] = {c.value.lower(): c for c in Card}
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card)

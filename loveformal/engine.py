@@ -24,8 +24,8 @@ from typing import Final
 from loveformal.actions import (
     Action,
     BishopRedraw,
-    ChanceOutcome,
     ChancellorReturn,
+    ChanceOutcome,
     Decision,
     Draw,
     Play,
@@ -136,9 +136,9 @@ def _deal(state: State, card: Card) -> State:
             Seat(hand=(card,), tokens=seat.tokens),
             Event(K.DEALT, seat=where, card=card, visible_to=(where,)),
         )
-    if all(s.hand for s in state.seats) and state.set_aside is not None:
-        if len(state.face_up) == face_up_count(state):
-            return evolve(state, phase=Phase.TURN_DRAW, turn=state.starter)
+    dealt = all(s.hand for s in state.seats) and state.set_aside is not None
+    if dealt and len(state.face_up) == face_up_count(state):
+        return evolve(state, phase=Phase.TURN_DRAW, turn=state.starter)
     return state
 
 
@@ -236,7 +236,8 @@ def legal_actions(state: State) -> tuple[Action, ...]:
 
 
 _play_of = cache(Play)
-"""Interned :class:`Play` values: legal-action lists reuse them instead of rebuilding them."""
+"""Interned :class:`Play` values: legal-action lists reuse them instead of rebuilding them.
+(Safe because a :class:`Card` never compares equal to an ``int`` guess.)"""
 
 
 def _plays(state: State) -> tuple[Play, ...]:

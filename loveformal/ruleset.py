@@ -193,7 +193,7 @@ class Ruleset:
     """Options changed from the preset, sorted by name."""
     key: str = field(default="", compare=False)
     values: tuple[int, ...] = field(default=(), compare=False, repr=False)
-    """Card value by ``Card`` index (cards absent from the edition: -1)."""
+    """Card value by :attr:`Card.index` (cards absent from the edition: -1)."""
 
     def __post_init__(self) -> None:
         if not self.key:
@@ -202,7 +202,7 @@ class Ruleset:
         if not self.values:
             vals = [-1] * len(Card)
             for s in self.edition.cards:
-                vals[s.card] = s.value
+                vals[s.card.index] = s.value
             object.__setattr__(self, "values", tuple(vals))
 
     def __eq__(self, other: object) -> bool:
@@ -231,7 +231,7 @@ class Ruleset:
 
     def value(self, card: Card) -> int:
         """The card's printed value in this edition."""
-        return self.values[card]
+        return self.values[card.index]
 
     def source_of(self, option: str) -> str:
         for name, src in self.sources:

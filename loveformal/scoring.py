@@ -167,11 +167,7 @@ def showdown(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
     values = {i: showdown_value(state, i) for i in contenders}
     best = max(values.values(), default=Fraction(0))
     top = [i for i in contenders if values[i] == best]
-    if (
-        len(top) > 1
-        and opts.count_tie == "void_bonus"
-        and any(count_bonus(state, i) for i in top)
-    ):
+    if len(top) > 1 and opts.count_tie == "void_bonus" and any(count_bonus(state, i) for i in top):
         values = {i: showdown_value(state, i) - count_bonus(state, i) for i in contenders}
         best = max(values.values())
         top = [i for i in contenders if values[i] == best]

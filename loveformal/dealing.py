@@ -1,0 +1,101 @@
+"""Resolving a round's set-up from an explicit deck order (scenarios, replays, seeded play).
+
+:func:`deal` drives the engine's own chance outcomes — set-aside card, face-up cards, one
+card per seat — through :func:`loveformal.engine.apply`, then fixes the order of the rest of
+the draw pile. A deal that does not fit the ruleset is an :class:`IllegalAction` and leaves
+nothing changed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from loveformal.actions import Draw, Starter
+from loveformal.cards import Card
+from loveformal.engine import apply, face_up_count
+from loveformal.errors import IllegalAction
+from loveformal.seats import seat_name
+from loveformal.state import DrawPile, Phase, State
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return ", ".join(c.title for c in cards) or "nothing"
+
+
+def deal(
+    state: State,
+    *,
+    set_aside: Card,
+    hands: Mapping[int, Card],
+    deck: Sequence[Card],
+    face_up: Sequence[Card] = (),
+    starter: int | None = None,
+) -> State:
+    """Deal a round in the given order: ``deck`` is the draw pile after the deal, top first.
+
+    Allowed at a new match or after a round has ended (not after the match). ``starter`` picks
+    the starting seat when it is chosen at random among tied winners (it must be one of them);
+    otherwise it may be given and must equal the rules' starter. Together the cards must be
+    exactly the ruleset's deck for the player count.
+    """
+    if state.phase is Phase.ROUND_OVER:
+        cands = state.next_starters
+        if starter is None:
+            if len(cands) != 1:
+                names = ", ".join(seat_name(s) for s in cands)
+                raise IllegalAction(f"the next starter is chosen among {names}: give `turn`")
+            starter = cands[0]
+        elif starter not in cands:
+            names = ", ".join(seat_name(s) for s in cands)
+            raise IllegalAction(f"{seat_name(starter)} cannot start the next round (only {names})")
+        state = apply(state, Starter(starter))
+    elif state.phase is Phase.DEAL and state.set_aside is None:
+        if starter is not None and starter != state.starter:
+            raise IllegalAction(
+                f"{seat_name(state.starter)} starts this round, not {seat_name(starter)}"
+            )
+    else:
+        raise IllegalAction("a deal is allowed only at a new match or after a round has ended")
+
+    players = state.players
+    want_face_up = face_up_count(state)
+    if len(face_up) != want_face_up:
+        raise IllegalAction(
+            f"the deal must remove {want_face_up} cards face up with {players} players, "
+            f"not {len(face_up)}"
+        )
+    missing = [seat_name(s) for s in range(players) if s not in hands]
+    if missing or len(hands) != players:
+        raise IllegalAction(f"the deal must give one card to every seat (missing: {missing})")
+    full = Counter(state.rules.deck(players).cards())
+    given = Counter([set_aside, *face_up, *hands.values(), *deck])
+    if given != full:
+        extra = sorted((given - full).elements())
+        lacking = sorted((full - given).elements())
+        raise IllegalAction(
+            f"the deal must use exactly the {state.rules.preset} deck for {players} players: "
+            f"extra {_cards(extra)}; missing {_cards(lacking)}"
+        )
+    order = [set_aside, *face_up]
+    order += [hands[(state.starter + k) % players] for k in range(players)]
+    for card in order:
+        state = apply(state, Draw(card))
+    return state._replace(pile=DrawPile.ordered(tuple(deck)))
+
+
+def shuffled_deal(state: State, rng: random.Random) -> State:
+    """Deal the round from a uniformly shuffled deck (a seeded alternative to sampling each
+    chance node; the resulting distribution over deals is the same)."""
+    if state.phase is Phase.ROUND_OVER:
+        cands = state.next_starters
+        state = apply(state, Starter(cands[rng.randrange(len(cands))]))
+    cards = list(state.rules.deck(state.players).cards())
+    rng.shuffle(cards)
+    k = face_up_count(state)
+    n = state.players
+    hands = {(state.starter + i) % n: cards[1 + k + i] for i in range(n)}
+    return deal(
+        state, set_aside=cards[0], face_up=cards[1 : 1 + k], hands=hands, deck=cards[1 + k + n :]
+    )

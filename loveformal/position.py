@@ -1,0 +1,169 @@
+"""Building a mid-round position from a description (scenarios, tests, the command line).
+
+:func:`position` checks that the description can exist under the ruleset and raises
+:class:`~loveformal.errors.MalformedInput` naming what is wrong otherwise. Cards of the deck
+that the description does not mention are out of play (``rules.md`` §5 "Unlisted cards").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+from loveformal.cards import Card
+from loveformal.errors import MalformedInput
+from loveformal.ruleset import Ruleset
+from loveformal.seats import seat_name
+from loveformal.state import DrawPile, Phase, Seat, State
+
+
+def _seats(
+    name: str, seats: Iterable[int], players: int, *, allow: Iterable[int] = ()
+) -> tuple[int, ...]:
+    out = tuple(seats)
+    for s in out:
+        if not 0 <= s < players:
+            raise MalformedInput(f"{name}: there is no seat {seat_name(s)} (P1..P{players})")
+    if len(set(out)) != len(out):
+        raise MalformedInput(f"{name}: a seat is listed twice")
+    return out
+
+
+def position(
+    rules: Ruleset,
+    *,
+    players: int,
+    turn: int,
+    hands: Mapping[int, Sequence[Card]],
+    deck: Sequence[Card],
+    set_aside: Card | None,
+    face_up: Sequence[Card] = (),
+    discards: Mapping[int, Sequence[Card]] | None = None,
+    protected: Iterable[int] = (),
+    out: Iterable[int] = (),
+    tokens: Mapping[int, int] | None = None,
+    sycophant: int | None = None,
+    jester: tuple[int, int] | None = None,
+    spied: Iterable[int] | None = None,
+    drawn: bool = True,
+    round: int = 1,
+    starter: int | None = None,
+) -> State:
+    """A position in the middle of a round, at ``turn``'s decision (``drawn``) or just before
+    its draw (not ``drawn``). ``deck`` is the draw pile, top first, in known order.
+
+    Raises :class:`MalformedInput` if the position cannot exist: a seat or card the ruleset
+    does not have, more copies of a card than the deck holds, a seat with the wrong number of
+    cards, an out seat holding cards, a protected seat whose turn it is, and so on.
+    """
+    try:
+        full = rules.deck(players)
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    discards = discards or {}
+    tokens = tokens or {}
+    out_seats = set(_seats("out", out, players))
+    prot = set(_seats("protected", protected, players))
+    if not 0 <= turn < players:
+        raise MalformedInput(f"turn: there is no seat {seat_name(turn)} (P1..P{players})")
+    for name, table in (("hands", hands), ("discards", discards), ("tokens", tokens)):
+        _seats(name, table.keys(), players)
+
+    used: Counter[Card] = Counter(deck)
+    used.update(face_up)
+    if set_aside is not None:
+        used[set_aside] += 1
+    for cards in (*hands.values(), *discards.values()):
+        used.update(cards)
+    for card, n in sorted(used.items()):
+        have = full.count(card)
+        if have == 0:
+            raise MalformedInput(f"the {rules.preset} deck for {players} players has no {card}")
+        if n > have:
+            raise MalformedInput(
+                f"{card} appears {n} times, but the {rules.preset} deck for {players} players "
+                f"holds {have}"
+            )
+
+    if turn in out_seats:
+        raise MalformedInput(f"turn: {seat_name(turn)} is out of the round")
+    if turn in prot:
+        raise MalformedInput(
+            f"protected: {seat_name(turn)} cannot be protected on its own turn "
+            "(the Handmaid's protection ends at the start of its player's turn)"
+        )
+    for s in prot & out_seats:
+        raise MalformedInput(f"protected: {seat_name(s)} is out of the round")
+    if len(out_seats) >= players - 1:
+        raise MalformedInput("out: at least two seats must still be in the round")
+    if not drawn and not deck:
+        raise MalformedInput(
+            "deck: the turn starts with a draw, but the deck is empty (the round would have "
+            "ended at the end of the previous turn)"
+        )
+    if len(face_up) > (rules.options.two_player_face_up if players == 2 else 0):
+        raise MalformedInput(
+            f"face_up: {len(face_up)} cards, but the ruleset removes "
+            f"{rules.options.two_player_face_up if players == 2 else 0} face up "
+            f"with {players} players"
+        )
+
+    seats: list[Seat] = []
+    goal = rules.options.tokens_for(players)
+    spied_set = set(_seats("spied", spied, players)) if spied is not None else set()
+    for i in range(players):
+        hand = tuple(sorted(hands.get(i, ())))
+        pile = tuple(discards.get(i, ()))
+        if i in out_seats:
+            if hand:
+                raise MalformedInput(f"hands: {seat_name(i)} is out of the round but holds cards")
+        else:
+            if i not in hands:
+                raise MalformedInput(f"hands: {seat_name(i)} is in the round and must be listed")
+            want = 2 if (i == turn and drawn) else 1
+            if len(hand) != want:
+                raise MalformedInput(
+                    f"hands: {seat_name(i)} holds {len(hand)} cards; it must hold {want}"
+                    + (" (its turn, after the draw)" if want == 2 else "")
+                )
+        n_tokens = tokens.get(i, 0)
+        if n_tokens < 0:
+            raise MalformedInput(f"tokens: {seat_name(i)} has a negative number of tokens")
+        if n_tokens >= goal:
+            raise MalformedInput(
+                f"tokens: {seat_name(i)} has {n_tokens} tokens; the match ends at {goal}"
+            )
+        has_spy = Card.SPY in pile
+        if spied is not None and has_spy and i not in spied_set:
+            raise MalformedInput(
+                f"spied: {seat_name(i)} has a Spy in its discard pile and must be listed"
+            )
+        seats.append(
+            Seat(hand, pile, i in out_seats, i in prot, n_tokens, has_spy or i in spied_set)
+        )
+
+    if sycophant is not None:
+        _seats("sycophant", (sycophant,), players)
+        if sycophant in out_seats:
+            raise MalformedInput(f"sycophant: {seat_name(sycophant)} is out of the round")
+    if jester is not None:
+        _seats("jester", jester, players)
+        if jester[0] == jester[1] and not rules.options.jester_self:
+            raise MalformedInput("jester: a Jester's player cannot bet on itself here")
+    if round < 1:
+        raise MalformedInput("round: rounds are numbered from 1")
+
+    return State(
+        rules=rules,
+        players=players,
+        seats=tuple(seats),
+        pile=DrawPile.ordered(tuple(deck)),
+        set_aside=set_aside,
+        face_up=tuple(face_up),
+        phase=Phase.PLAY if drawn else Phase.TURN_DRAW,
+        turn=turn,
+        sycophant=sycophant,
+        jester=jester,
+        round=round,
+        starter=turn if starter is None else starter,
+    )
