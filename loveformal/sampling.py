@@ -33,3 +33,18 @@ def random_step(state: State, rng: random.Random) -> tuple[State, Action]:
         actions = legal_actions(state)
         action = actions[rng.randrange(len(actions))]
     return apply(state, action), action
+
+
+def settle(state: State, *, turn_draw: bool = False) -> State:
+    """Apply every chance node whose outcome is certain (a draw from a known-order pile) —
+    mid-effect redraws and the Chancellor's draws, and with ``turn_draw`` also the next turn's
+    draw. Stops at a decision, an uncertain chance node, the end of a round or the match."""
+    while state.phase in _SETTLED or (turn_draw and state.phase is Phase.TURN_DRAW):
+        draws = next_draws(state.pile)
+        if len(draws) != 1:
+            break
+        state = apply(state, Draw(draws[0][0]))
+    return state
+
+
+_SETTLED = frozenset({Phase.REDRAW, Phase.CHANCELLOR_DRAW})
