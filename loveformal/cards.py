@@ -7,15 +7,18 @@ The values, counts, texts and sources of each edition live in ``specs/editions/*
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
+from operator import attrgetter
 
 
 class Card(Enum):
     """A kind of card, named by its printed English name (``Card.GUARD.value == "Guard"``).
 
     Deliberately *not* an ``int``: a card must never compare equal to a number (a Guard guess
-    is a card under ``guard_guess = name`` and a number under ``number``). Cards sort in the
-    order below via :attr:`index`.
+    is a card under ``guard_guess = name`` and a number under ``number``). Cards have no
+    ``<``: sort them with :func:`sort_cards` (or ``key=card_order``), in the order below.
+    (Comparison methods written in Python would slow down every ``==`` and ``in`` on cards.)
     """
 
     GUARD = "Guard"
@@ -49,18 +52,6 @@ class Card(Enum):
     # Members are singletons: identity hashing is correct and cheaper than Enum's default.
     __hash__ = object.__hash__
 
-    def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
-
-    def __le__(self, other: Card) -> bool:
-        return self.index <= other.index
-
-    def __gt__(self, other: Card) -> bool:
-        return self.index > other.index
-
-    def __ge__(self, other: Card) -> bool:
-        return self.index >= other.index
-
     @property
     def title(self) -> str:
         """The card's English name as printed, e.g. ``"Dowager Queen"``."""
@@ -89,3 +80,11 @@ class Card(Enum):
 _BY_NAME: dict[str, Card] = {c.value.lower(): c for c in Card}
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card)
+
+card_order = attrgetter("index")
+"""Sort key for cards: their order in :class:`Card`."""
+
+
+def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The cards sorted in :class:`Card` order."""
+    return tuple(sorted(cards, key=card_order))

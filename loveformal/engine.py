@@ -32,15 +32,30 @@ from loveformal.actions import (
     Starter,
     guess_text,
 )
-from loveformal.cards import Card
+from loveformal.cards import Card, sort_cards
 from loveformal.effects import EFFECTS
 from loveformal.errors import IllegalAction, MalformedInput, OutOfTurn
 from loveformal.events import Event, EventKind
 from loveformal.ruleset import Ruleset
 from loveformal.scoring import discard_hand, draw_replacement, end_turn, fresh_pile, knock_out
 from loveformal.seats import seat_name
-from loveformal.state import CHANCE_PHASES, DrawPile, Phase, Seat, State
-from loveformal.table import add_card, evolve, remove_card, with_seat
+from loveformal.state import (
+    BISHOP_REDRAW,
+    CHANCE_PHASES,
+    CHANCELLOR,
+    CHANCELLOR_DRAW,
+    DEAL,
+    GAME_OVER,
+    PLAY,
+    REDRAW,
+    ROUND_OVER,
+    TURN_DRAW,
+    DrawPile,
+    Phase,
+    Seat,
+    State,
+)
+from loveformal.table import add_card, evolve, remove_card, setter, with_seat
 from loveformal.targets import (
     GUESSING,
     MULTI_TARGET,
@@ -56,6 +71,9 @@ from loveformal.targets import (
 
 G = Card
 K = EventKind
+
+_DEALT, _FACE_UP, _DREW, _PLAYED = K.DEALT, K.FACE_UP, K.DREW, K.PLAYED
+_SPY = G.SPY
 
 CHANCE: Final = -1
 """:func:`current_player` at a chance node."""
@@ -86,7 +104,7 @@ def new_match(rules: Ruleset, players: int, starter: int = 0) -> State:
         pile=DrawPile(),
         set_aside=None,
         face_up=(),
-        phase=Phase.DEAL,
+        phase=DEAL,
         turn=starter,
         round=1,
         starter=starter,
@@ -99,47 +117,50 @@ def face_up_count(state: State) -> int:
     return state.rules.options.two_player_face_up if state.players == 2 else 0
 
 
-def _deal_target(state: State) -> str | int:
-    """Where the next card of the deal goes: ``"set_aside"``, ``"face_up"`` or a seat."""
-    if state.set_aside is None:
-        return "set_aside"
-    if len(state.face_up) < face_up_count(state):
-        return "face_up"
-    n = state.players
-    for k in range(n):
-        seat = (state.starter + k) % n
-        if not state.seats[seat].hand:
-            return seat
-    raise AssertionError("deal already complete")
+_set_pile_aside_log = setter("pile", "set_aside", "log")
+_set_pile_faceup_log = setter("pile", "face_up", "log")
+_set_seats_pile_log = setter("seats", "pile", "log")
+_set_seats_pile_phase_turn_log = setter("seats", "pile", "phase", "turn", "log")
+_set_seats_pile_phase_log = setter("seats", "pile", "phase", "log")
 
 
 def _deal(state: State, card: Card) -> State:
+    """One card of the deal: the set-aside card, then the face-up cards, then one card per
+    seat starting with the starter; after the last seat the starter's turn begins."""
     pile = state.pile.without_next(card)
-    where = _deal_target(state)
-    if where == "set_aside":
-        state = evolve(
-            state, pile=pile, set_aside=card, log=(*state.log, Event(K.SET_ASIDE, visible_to=()))
-        )
-    elif where == "face_up":
-        state = evolve(
-            state,
-            pile=pile,
-            face_up=(*state.face_up, card),
-            log=(*state.log, Event(K.FACE_UP, card=card)),
-        )
+    if state.set_aside is None:
+        return _set_pile_aside_log(state, pile, card, (*state.log, _SET_ASIDE_EVENT))
+    if len(state.face_up) < face_up_count(state):
+        event = _event((_FACE_UP, None, None, card, (), None, "", None))
+        return _set_pile_faceup_log(state, pile, (*state.face_up, card), (*state.log, event))
+    n = state.players
+    seats = state.seats
+    for k in range(n):
+        where = (state.starter + k) % n
+        if not seats[where].hand:
+            break
     else:
-        assert isinstance(where, int)
-        seat = state.seats[where]
-        state = with_seat(
-            evolve(state, pile=pile),
-            where,
-            Seat(hand=(card,), tokens=seat.tokens),
-            Event(K.DEALT, seat=where, card=card, visible_to=(where,)),
-        )
-    dealt = all(s.hand for s in state.seats) and state.set_aside is not None
-    if dealt and len(state.face_up) == face_up_count(state):
-        return evolve(state, phase=Phase.TURN_DRAW, turn=state.starter)
-    return state
+        raise AssertionError("deal already complete")
+    seat = seats[where]
+    dealt = _seat(((card,), (), False, False, seat.tokens, False))
+    seats = seats[:where] + (dealt,) + seats[where + 1 :]
+    log = (*state.log, _event((_DEALT, where, None, card, (), None, "", (where,))))
+    if k == n - 1:
+        return _set_seats_pile_phase_turn_log(state, seats, pile, TURN_DRAW, state.starter, log)
+    return _set_seats_pile_log(state, seats, pile, log)
+
+
+_SET_ASIDE_EVENT = Event(K.SET_ASIDE, visible_to=())
+
+
+def _event(fields: tuple[object, ...]) -> Event:
+    """An :class:`Event` from all its fields in order, without keyword parsing (hot paths)."""
+    return tuple.__new__(Event, fields)
+
+
+def _seat(fields: tuple[object, ...]) -> Seat:
+    """A :class:`Seat` from all its fields in order, without keyword parsing (hot paths)."""
+    return tuple.__new__(Seat, fields)
 
 
 def _new_round(state: State, starter: int) -> State:
@@ -151,7 +172,7 @@ def _new_round(state: State, starter: int) -> State:
         seats=seats,
         set_aside=None,
         face_up=(),
-        phase=Phase.DEAL,
+        phase=DEAL,
         turn=starter,
         pending_seat=None,
         chancellor_draws=0,
@@ -172,19 +193,19 @@ def _new_round(state: State, starter: int) -> State:
 def current_player(state: State) -> int:
     """The seat whose decision it is, :data:`CHANCE`, or :data:`TERMINAL`."""
     phase = state.phase
-    if phase is Phase.PLAY or phase is Phase.CHANCELLOR:
+    if phase is PLAY or phase is CHANCELLOR:
         return state.turn
-    if phase is Phase.BISHOP_REDRAW:
+    if phase is BISHOP_REDRAW:
         assert state.pending_seat is not None
         return state.pending_seat
-    if phase is Phase.GAME_OVER:
+    if phase is GAME_OVER:
         return TERMINAL
     return CHANCE
 
 
 def is_terminal(state: State) -> bool:
     """Whether the match is over."""
-    return state.phase is Phase.GAME_OVER
+    return state.phase is GAME_OVER
 
 
 def is_chance(state: State) -> bool:
@@ -210,7 +231,7 @@ def chance_outcomes(state: State) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
     tied round, each tied winner is equally likely to start the next one.
     """
     phase = state.phase
-    if phase is Phase.ROUND_OVER:
+    if phase is ROUND_OVER:
         k = len(state.next_starters)
         return tuple((Starter(s), Fraction(1, k)) for s in state.next_starters)
     if phase not in CHANCE_PHASES:
@@ -224,13 +245,13 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action :func:`apply` accepts now: the decisions of the seat to act, or the
     outcomes of a chance node. Empty when the match is over."""
     phase = state.phase
-    if phase is Phase.PLAY:
-        return _plays(state)
-    if phase is Phase.CHANCELLOR:
+    if phase is PLAY:
+        return _legal_plays(state)
+    if phase is CHANCELLOR:
         return _chancellor_returns(state.seats[state.turn].hand)
-    if phase is Phase.BISHOP_REDRAW:
+    if phase is BISHOP_REDRAW:
         return (BishopRedraw(True), BishopRedraw(False))
-    if phase is Phase.GAME_OVER:
+    if phase is GAME_OVER:
         return ()
     return tuple(o for o, _ in chance_outcomes(state))
 
@@ -238,6 +259,35 @@ def legal_actions(state: State) -> tuple[Action, ...]:
 _play_of = cache(Play)
 """Interned :class:`Play` values: legal-action lists reuse them instead of rebuilding them.
 (Safe because a :class:`Card` never compares equal to an ``int`` guess.)"""
+
+
+_PLAYS_CACHE: dict[object, tuple[tuple[Play, ...], frozenset[int]]] = {}
+
+
+def _legal_plays_and_ids(state: State) -> tuple[tuple[Play, ...], frozenset[int]]:
+    """:func:`_plays`, memoised on everything it depends on (the ruleset, the seat in turn and
+    its hand, every seat's out and protected flags, the Sycophant's mark), with the ``id`` of
+    each (interned, hence live) :class:`Play`, so that :func:`apply` recognises an action taken
+    from :func:`legal_actions` without comparing it field by field."""
+    seats = state.seats
+    key = (
+        state.rules.key,
+        state.turn,
+        seats[state.turn].hand,
+        tuple([s[2:4] for s in seats]),
+        state.sycophant,
+    )
+    entry = _PLAYS_CACHE.get(key)
+    if entry is None:
+        if len(_PLAYS_CACHE) >= 200_000:
+            _PLAYS_CACHE.clear()
+        plays = _plays(state)
+        entry = _PLAYS_CACHE[key] = (plays, frozenset(map(id, plays)))
+    return entry
+
+
+def _legal_plays(state: State) -> tuple[Play, ...]:
+    return _legal_plays_and_ids(state)[0]
 
 
 def _plays(state: State) -> tuple[Play, ...]:
@@ -266,11 +316,15 @@ def _plays(state: State) -> tuple[Play, ...]:
     return tuple(out)
 
 
+def _order_key(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    return tuple(c.index for c in cards)
+
+
 def _chancellor_returns(hand: tuple[Card, ...]) -> tuple[ChancellorReturn, ...]:
     out: list[ChancellorReturn] = []
-    for keep in sorted(set(hand)):
+    for keep in sort_cards(set(hand)):
         rest = remove_card(hand, keep)
-        for order in sorted(set(permutations(rest))):
+        for order in sorted(set(permutations(rest)), key=_order_key):
             out.append(ChancellorReturn(keep, order))
     return tuple(out)
 
@@ -397,7 +451,7 @@ def _explain_guess(state: State, card: Card, guess: object) -> str | None:
 def explain(state: State, action: object) -> str | None:
     """Why ``action`` is not legal in ``state``, or ``None`` when :func:`apply` accepts it."""
     phase = state.phase
-    if phase is Phase.GAME_OVER:
+    if phase is GAME_OVER:
         return "the match is over"
     if phase in CHANCE_PHASES:
         if not isinstance(action, (Draw, Starter)):
@@ -406,38 +460,41 @@ def explain(state: State, action: object) -> str | None:
             if isinstance(action, Starter):
                 cands = ", ".join(seat_name(s) for s in state.next_starters) or "nobody"
                 return f"{_name(state, action.seat)} cannot start the next round (only {cands})"
-            if phase is Phase.ROUND_OVER:
+            if phase is ROUND_OVER:
                 return "the round is over: the next chance event chooses who starts"
             possible = ", ".join(c.title for c, _ in next_draws(state.pile)) or "nothing"
             return f"{action.card.title} cannot be drawn next (possible: {possible})"
         return None
     if isinstance(action, (Draw, Starter)):
         return f"it is {seat_name(current_player(state))}'s decision, not chance's"
-    if phase is Phase.PLAY:
+    if phase is PLAY:
         if not isinstance(action, Play):
             return f"{seat_name(state.turn)} must play a card now"
         return explain_play(state, action)
-    if phase is Phase.CHANCELLOR:
+    if phase is CHANCELLOR:
         if not isinstance(action, ChancellorReturn):
             return f"{seat_name(state.turn)} must keep one card and return the others (Chancellor)"
         hand = state.seats[state.turn].hand
         if action.keep not in hand:
             return f"the kept card {action.keep.title} is not among the Chancellor's cards"
         rest = remove_card(hand, action.keep)
-        if sorted(action.bottom) != sorted(rest):
+        if sort_cards(action.bottom) != sort_cards(rest):
             want = ", ".join(c.title for c in rest)
             return f"the cards returned to the bottom must be exactly {want}, in any order"
         return None
-    if phase is Phase.BISHOP_REDRAW:
+    if phase is BISHOP_REDRAW:
         if not isinstance(action, BishopRedraw):
             return f"{seat_name(current_player(state))} must choose to keep or redraw (Bishop)"
         return None
     return f"no action is possible in phase {phase.value}"
 
 
+_DRAW_PHASES = frozenset({DEAL, TURN_DRAW, REDRAW, CHANCELLOR_DRAW})
+
+
 def _chance_possible(state: State, action: Draw | Starter) -> bool:
     """Whether chance outcome ``action`` has a positive probability now (no Fractions built)."""
-    if state.phase is Phase.ROUND_OVER:
+    if state.phase is ROUND_OVER:
         return isinstance(action, Starter) and action.seat in state.next_starters
     if not isinstance(action, Draw):
         return False
@@ -451,11 +508,11 @@ def _chance_possible(state: State, action: Draw | Starter) -> bool:
 
 def _chance_doing(state: State) -> str:
     return {
-        Phase.DEAL: "dealing",
-        Phase.TURN_DRAW: f"{seat_name(state.turn)}'s draw",
-        Phase.REDRAW: "a replacement draw",
-        Phase.CHANCELLOR_DRAW: "the Chancellor's draw",
-        Phase.ROUND_OVER: "choosing who starts the next round",
+        DEAL: "dealing",
+        TURN_DRAW: f"{seat_name(state.turn)}'s draw",
+        REDRAW: "a replacement draw",
+        CHANCELLOR_DRAW: "the Chancellor's draw",
+        ROUND_OVER: "choosing who starts the next round",
     }.get(state.phase, state.phase.value)
 
 
@@ -476,6 +533,14 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
             whose = f"{seat_name(actor)}'s"
         claimed = "chance" if seat == CHANCE else _name(state, seat)
         raise OutOfTurn(f"{claimed} cannot act now: it is {whose} decision")
+    phase = state.phase
+    kind = type(action)
+    if kind is Draw:
+        if phase in _DRAW_PHASES and _chance_possible(state, action):  # type: ignore[arg-type]
+            return _draw(state, action.card)  # type: ignore[union-attr]
+    elif kind is Play:
+        if phase is PLAY and id(action) in _legal_plays_and_ids(state)[1]:
+            return _play(state, action)  # type: ignore[arg-type]
     reason = explain(state, action)
     if reason is not None:
         if state.phase not in CHANCE_PHASES and isinstance(action, (Draw, Starter)):
@@ -496,25 +561,30 @@ def _apply_legal(state: State, action: Action) -> State:
 
 def _draw(state: State, card: Card) -> State:
     phase = state.phase
-    if phase is Phase.DEAL:
+    if phase is DEAL:
         return _deal(state, card)
     pile = state.pile.without_next(card)
-    drawer = state.pending_seat if phase is Phase.REDRAW else state.turn
+    drawer = state.pending_seat if phase is REDRAW else state.turn
     assert drawer is not None
     seat = state.seats[drawer]
-    new_seat = Seat(
-        add_card(seat.hand, card), seat.discards, seat.out, seat.protected, seat.tokens, seat.spied
-    )
+    hand = seat.hand
+    if not hand:
+        hand = (card,)
+    elif len(hand) == 1:
+        hand = (hand[0], card) if hand[0].index <= card.index else (card, hand[0])
+    else:
+        hand = add_card(hand, card)
+    new_seat = _seat((hand, seat.discards, seat.out, seat.protected, seat.tokens, seat.spied))
     seats = state.seats[:drawer] + (new_seat,) + state.seats[drawer + 1 :]
-    log = (*state.log, Event(K.DREW, seat=drawer, card=card, visible_to=(drawer,)))
-    if phase is Phase.TURN_DRAW:
-        return evolve(state, seats=seats, pile=pile, phase=Phase.PLAY, log=log)
-    if phase is Phase.CHANCELLOR_DRAW:
+    log = (*state.log, _event((_DREW, drawer, None, card, (), None, "", (drawer,))))
+    if phase is TURN_DRAW:
+        return _set_seats_pile_phase_log(state, seats, pile, PLAY, log)
+    if phase is CHANCELLOR_DRAW:
         left = state.chancellor_draws - 1
-        nxt = Phase.CHANCELLOR_DRAW if left else Phase.CHANCELLOR
+        nxt = CHANCELLOR_DRAW if left else CHANCELLOR
         return evolve(state, seats=seats, pile=pile, phase=nxt, chancellor_draws=left, log=log)
     # REDRAW: the replacement card ends the effect; the turn ends.
-    state = evolve(state, seats=seats, pile=pile, phase=Phase.PLAY, pending_seat=None, log=log)
+    state = evolve(state, seats=seats, pile=pile, phase=PLAY, pending_seat=None, log=log)
     return end_turn(state)
 
 
@@ -538,42 +608,45 @@ def _decide(state: State, action: Decision) -> State:
             Seat(hand, seat.discards, seat.out, seat.protected, seat.tokens, seat.spied),
             event,
         )
-        state = evolve(state, pile=state.pile.put_bottom(action.bottom), phase=Phase.PLAY)
+        state = evolve(state, pile=state.pile.put_bottom(action.bottom), phase=PLAY)
         return end_turn(state)
     # BishopRedraw
     target = state.pending_seat
     assert target is not None
     event = Event(K.REDRAW_CHOICE, seat=target, note="redraw" if action.redraw else "keep")
-    state = evolve(state, phase=Phase.PLAY, pending_seat=None, log=(*state.log, event))
+    state = evolve(state, phase=PLAY, pending_seat=None, log=(*state.log, event))
     if action.redraw:
         state = discard_hand(state, target, "Bishop")
         if not state.round_over and not state.seats[target].out:
             state = draw_replacement(state, target, prince=False)
-            if state.phase is Phase.REDRAW:
+            if state.phase is REDRAW:
                 return state
     return end_turn(state)
+
+
+_set_seats_syco_log = setter("seats", "sycophant", "log")
 
 
 def _play(state: State, play: Play) -> State:
     actor = state.turn
     seat = state.seats[actor]
     card = play.card
-    new_seat = Seat(
-        remove_card(seat.hand, card),
-        (*seat.discards, card),
-        seat.out,
-        seat.protected,
-        seat.tokens,
-        seat.spied or card is G.SPY,
+    new_seat = _seat(
+        (
+            remove_card(seat.hand, card),
+            (*seat.discards, card),
+            seat.out,
+            seat.protected,
+            seat.tokens,
+            seat.spied or card is _SPY,
+        )
     )
-    event = Event(
-        K.PLAYED, seat=actor, card=card, other=play.target, cards=(), guess=play.guess,
-        note=_targets_note(play),
-    )  # fmt: skip
+    note = _targets_note(play) if play.targets else ""
+    event = _event((_PLAYED, actor, play.target, card, (), play.guess, note, None))
     seats = state.seats[:actor] + (new_seat,) + state.seats[actor + 1 :]
-    state = evolve(state, seats=seats, sycophant=None, log=(*state.log, event))
+    state = _set_seats_syco_log(state, seats, None, (*state.log, event))
     state = EFFECTS[card](state, play)
-    if state.phase is Phase.PLAY:
+    if state.phase is PLAY:
         return end_turn(state)
     return state
 

@@ -24,7 +24,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any, Literal
 
-from loveformal.cards import Card
+from loveformal.cards import Card, card_order
 from loveformal.errors import SpecError
 from loveformal.ruleset import (
     OPTION_NAMES,
@@ -239,7 +239,7 @@ def _edition_cards(data: Mapping[str, object], rel: str) -> tuple[CardSpec, ...]
             text=_str(entry, "text", where),
             source=_str(entry, "source", where),
         )
-    return tuple(specs[c] for c in sorted(specs))
+    return tuple(specs[c] for c in sorted(specs, key=card_order))
 
 
 def _edition_decks(
@@ -278,7 +278,7 @@ def _edition_decks(
                         f"(its cards: {', '.join(s.card.title for s in cards)})"
                     )
                 counts[card] = _int(table, key, f"{where}.counts", 0)
-        pairs = tuple((c, n) for c, n in sorted(counts.items()) if n > 0)
+        pairs = tuple((c, n) for c, n in sorted(counts.items(), key=lambda cn: cn[0].index) if n > 0)
         size = sum(n for _, n in pairs)
         if size == 0:
             raise SpecError(f"{where}.counts: the deck has no cards")
