@@ -51,7 +51,6 @@ from loveformal.state import (
     ROUND_OVER,
     TURN_DRAW,
     DrawPile,
-    Phase,
     Seat,
     State,
 )
@@ -533,14 +532,15 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
             whose = f"{seat_name(actor)}'s"
         claimed = "chance" if seat == CHANCE else _name(state, seat)
         raise OutOfTurn(f"{claimed} cannot act now: it is {whose} decision")
+    # Fast paths: a draw that can happen, or a Play object taken from legal_actions.
     phase = state.phase
-    kind = type(action)
-    if kind is Draw:
-        if phase in _DRAW_PHASES and _chance_possible(state, action):  # type: ignore[arg-type]
-            return _draw(state, action.card)  # type: ignore[union-attr]
-    elif kind is Play:
-        if phase is PLAY and id(action) in _legal_plays_and_ids(state)[1]:
-            return _play(state, action)  # type: ignore[arg-type]
+    if isinstance(action, Draw):
+        if phase in _DRAW_PHASES and _chance_possible(state, action):
+            return _draw(state, action.card)
+    elif (
+        isinstance(action, Play) and phase is PLAY and id(action) in _legal_plays_and_ids(state)[1]
+    ):
+        return _play(state, action)
     reason = explain(state, action)
     if reason is not None:
         if state.phase not in CHANCE_PHASES and isinstance(action, (Draw, Starter)):
