@@ -278,7 +278,9 @@ def _edition_decks(
                         f"(its cards: {', '.join(s.card.title for s in cards)})"
                     )
                 counts[card] = _int(table, key, f"{where}.counts", 0)
-        pairs = tuple((c, n) for c, n in sorted(counts.items(), key=lambda cn: cn[0].index) if n > 0)
+        pairs = tuple(
+            (c, n) for c, n in sorted(counts.items(), key=lambda cn: cn[0].index) if n > 0
+        )
         size = sum(n for _, n in pairs)
         if size == 0:
             raise SpecError(f"{where}.counts: the deck has no cards")
