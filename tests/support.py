@@ -52,7 +52,10 @@ def pos(
     """A position written with card names and seat names ("P1"...)."""
     r = preset if isinstance(preset, Ruleset) else rules(preset, **overrides)
     n = players if players is not None else len(hands)
-    s = lambda name: parse_seat(name, n)  # noqa: E731
+
+    def s(name: str) -> int:
+        return parse_seat(name, n)
+
     return position(
         r,
         players=n,
