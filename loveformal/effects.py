@@ -17,7 +17,7 @@ from loveformal.actions import Play
 from loveformal.cards import Card
 from loveformal.events import Event, EventKind
 from loveformal.scoring import award_token, discard_hand, draw_replacement, knock_out
-from loveformal.state import Phase, State
+from loveformal.state import BISHOP_REDRAW, CHANCELLOR_DRAW, GAME_OVER, State
 from loveformal.table import evolve, logged, with_seat
 from loveformal.targets import guess_hits
 
@@ -185,7 +185,7 @@ def chancellor(state: State, play: Play) -> State:
         return _no_effect(state, "the deck is empty")
     if left == 1 and state.rules.options.chancellor_short_deck == "no_effect_below_two":
         return _no_effect(state, "fewer than two cards in the deck")
-    return evolve(state, phase=Phase.CHANCELLOR_DRAW, chancellor_draws=min(2, left))
+    return evolve(state, phase=CHANCELLOR_DRAW, chancellor_draws=min(2, left))
 
 
 def bishop(state: State, play: Play) -> State:
@@ -204,14 +204,14 @@ def bishop(state: State, play: Play) -> State:
     if hit:
         state = logged(state, Event(K.REVEALED, seat=target, card=held, note="Bishop hit"))
         state = award_token(state, state.turn, "Bishop")
-        if state.phase is Phase.GAME_OVER:
+        if state.phase is GAME_OVER:
             return state
     else:
         state = logged(
             state, Event(K.NO_EFFECT, seat=state.turn, other=target, note="Bishop missed")
         )
     if hit or state.rules.options.bishop_redraw == "always":
-        return evolve(state, phase=Phase.BISHOP_REDRAW, pending_seat=target)
+        return evolve(state, phase=BISHOP_REDRAW, pending_seat=target)
     return state
 
 

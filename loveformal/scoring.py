@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from loveformal.cards import Card
 from loveformal.events import Event, EventKind
-from loveformal.state import DrawPile, Phase, Seat, State
+from loveformal.state import GAME_OVER, REDRAW, ROUND_OVER, TURN_DRAW, DrawPile, Seat, State
 from loveformal.table import add_card, evolve, with_seat
 
 G = Card
@@ -28,7 +28,7 @@ def _game_over(state: State, winners: tuple[int, ...]) -> State:
     events = tuple(Event(K.GAME_WON, seat=w) for w in winners)
     return evolve(
         state,
-        phase=Phase.GAME_OVER,
+        phase=GAME_OVER,
         game_winners=winners,
         next_starters=(),
         pending_seat=None,
@@ -69,7 +69,7 @@ def knock_out(state: State, seat: int, reason: str) -> State:
         state = evolve(state, sycophant=None)
     if constable:
         state = award_token(state, seat, "Constable")
-        if state.phase is Phase.GAME_OVER:
+        if state.phase is GAME_OVER:
             return state
     left = state.in_round()
     if len(left) == 1:
@@ -99,7 +99,7 @@ def draw_replacement(state: State, seat: int, *, prince: bool) -> State:
     "the top one"). If no card is left anywhere the seat holds nothing.
     """
     if state.pile.size:
-        return evolve(state, phase=Phase.REDRAW, pending_seat=seat)
+        return evolve(state, phase=REDRAW, pending_seat=seat)
     s = state.seats[seat]
     if prince and state.rules.options.prince_empty_deck == "top_removed" and state.face_up:
         card = state.face_up[0]
@@ -208,19 +208,19 @@ def end_round(state: State, winners: tuple[int, ...], tied: tuple[int, ...]) -> 
     first_awarded = state.rules.options.simultaneous_win == "first_awarded"
     for seat, reason in awards:
         state = award_token(state, seat, reason, check_win=first_awarded)
-        if state.phase is Phase.GAME_OVER:
+        if state.phase is GAME_OVER:
             return state
     goal = threshold(state)
     reached = tuple(i for i, s in enumerate(state.seats) if s.tokens >= goal)
     if reached:
         return _game_over(state, reached)
-    return evolve(state, phase=Phase.ROUND_OVER, next_starters=tied)
+    return evolve(state, phase=ROUND_OVER, next_starters=tied)
 
 
 def end_turn(state: State) -> State:
     """After the turn's effect: end the round if the deck is empty (showdown), else pass the
     turn clockwise to the next seat still in, whose Handmaid protection ends now (R8)."""
-    if state.phase is Phase.ROUND_OVER or state.phase is Phase.GAME_OVER:
+    if state.phase is ROUND_OVER or state.phase is GAME_OVER:
         return state
     if not state.pile.size:
         winners, tied = showdown(state)
@@ -236,7 +236,7 @@ def end_turn(state: State) -> State:
         seats = state.seats[:nxt] + (seat._replace(protected=False),) + state.seats[nxt + 1 :]
     else:
         seats = state.seats
-    return evolve(state, seats=seats, turn=nxt, phase=Phase.TURN_DRAW, pending_seat=None)
+    return evolve(state, seats=seats, turn=nxt, phase=TURN_DRAW, pending_seat=None)
 
 
 def fresh_pile(state: State) -> DrawPile:

@@ -1,0 +1,130 @@
+"""What each seat knows for certain of the other seats' hands, from the events it saw.
+
+:func:`knows` replays ``state.log`` (this round's events) from one seat's point of view,
+using an event's hidden cards only when the seat is allowed to see them
+(:meth:`~loveformal.events.Event.seen_by`) and the public form otherwise. It never looks at
+the set-aside card, at hands, or at anything else the seat did not see; the draw pile's size
+(public) is used only by :func:`knows_bottom`.
+
+For each other seat it keeps the multiset of cards that seat certainly holds:
+
+* SAW (Priest, Baroness, Cardinal's look), COMPARED (Baron, Dowager Queen: each side learns
+  the other's card), REVEALED (a Guard or Bishop hit, the Assassin; public) and the SHOWDOWN
+  (public) set it to the card seen;
+* SWAPPED (King, Cardinal): both swapped seats know what they gave (the other now holds it);
+  everyone else's knowledge moves with the hands;
+* DREW: the drawer holds the known cards plus the new one (known only if the seat saw it);
+* PLAYED card ``c``: if ``c`` is among the known cards, the drawer might have played the known
+  copy or a newly drawn equal card — either way one known copy of ``c`` is no longer certain,
+  so it is dropped; other known cards stay;
+* DISCARDED (Prince, Bishop redraw, Assassin): the hand is gone; RETURNED (Chancellor): the
+  player kept one of its cards unseen, so knowledge of that hand is dropped;
+* KNOCKED_OUT: the seat holds nothing. A new round starts with an empty log: nothing is known.
+"""
+
+from __future__ import annotations
+
+from loveformal.cards import Card
+from loveformal.events import Event, EventKind
+from loveformal.state import State
+
+K = EventKind
+
+__all__ = ["knowledge_table", "knows", "knows_bottom"]
+
+
+def _order(card: Card) -> int:
+    return card.index
+
+
+def _remove_one(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+def knowledge_table(state: State, seat: int) -> dict[int, tuple[Card, ...]]:
+    """For each seat other than ``seat``: the cards ``seat`` knows for certain it holds now
+    (a multiset, sorted; empty when nothing is certain or the seat is out)."""
+    known: dict[int, tuple[Card, ...]] = {s: () for s in range(state.players)}
+    for event in state.log:
+        _update(known, event, seat, state)
+    known.pop(seat, None)
+    for s in known:
+        if state.seats[s].out:
+            known[s] = ()
+    return {s: tuple(sorted(cards, key=_order)) for s, cards in known.items()}
+
+
+def knows(state: State, seat: int) -> dict[int, Card | None]:
+    """What ``seat`` knows for certain of each other seat's current hand: a card the other
+    seat certainly holds, or ``None`` when nothing is certain (or the seat is out).
+
+    Derived only from the events of ``state.log`` that ``seat`` saw. If several cards of a
+    hand are known (rare: only while that seat holds more than one card), the first in card
+    order is given; :func:`knowledge_table` gives them all.
+    """
+    return {s: (cards[0] if cards else None) for s, cards in knowledge_table(state, seat).items()}
+
+
+def _update(known: dict[int, tuple[Card, ...]], e: Event, me: int, state: State) -> None:
+    kind = e.kind
+    seen = e.seen_by(me)
+    s = e.seat
+    if kind is K.DEALT or kind is K.DREW:
+        assert s is not None
+        if seen and e.card is not None:
+            known[s] = (*known[s], e.card)
+    elif kind is K.PLAYED:
+        assert s is not None and e.card is not None
+        if e.card in known[s]:
+            known[s] = _remove_one(known[s], e.card)
+    elif kind is K.SAW:
+        assert e.other is not None
+        if seen and s == me:
+            known[e.other] = (e.card,) if e.card is not None else ()
+    elif kind is K.COMPARED:
+        assert s is not None and e.other is not None
+        if seen and len(e.cards) == 2:
+            if me == s:
+                known[e.other] = (e.cards[1],)
+            elif me == e.other:
+                known[s] = (e.cards[0],)
+    elif kind is K.SWAPPED:
+        assert s is not None and e.other is not None
+        a, b = s, e.other
+        known[a], known[b] = known[b], known[a]
+        if seen and me in (a, b) and len(e.cards) == 2:
+            # cards = (a's old hand, b's old hand): each now holds what the other gave.
+            if me == a:
+                known[b] = (e.cards[0],)
+            else:
+                known[a] = (e.cards[1],)
+    elif kind is K.REVEALED:
+        assert s is not None and e.card is not None
+        known[s] = (e.card,)
+    elif kind is K.DISCARDED or kind is K.KNOCKED_OUT or kind is K.RETURNED:
+        assert s is not None
+        known[s] = ()
+    elif kind is K.SHOWDOWN:
+        holders = [i for i in state.in_round() if state.seats[i].hand]
+        if len(holders) == len(e.cards):
+            for i, card in zip(holders, e.cards, strict=True):
+                known[i] = (card,)
+
+
+def knows_bottom(state: State, seat: int) -> tuple[Card, ...] | None:
+    """The cards ``seat`` itself put at the bottom of the draw pile with the Chancellor and
+    that are still in the pile, in order (the last is the lowest), or ``None`` if there are
+    none. Other players' returns may lie beneath them (their cards are not known to ``seat``).
+
+    The returned cards always form the tail of the pile (draws take from the top, returns go
+    under everything), so the ones still there are the last ``pile.size`` cards returned.
+    """
+    tail: list[tuple[int, Card | None]] = []
+    for e in state.log:
+        if e.kind is K.RETURNED and e.seat is not None:
+            mine = e.seat == seat and e.seen_by(seat)
+            tail.extend((e.seat, c if mine else None) for c in e.cards)
+    left = tail[max(0, len(tail) - state.pile.size) :] if state.pile.size else []
+    cards = tuple(c for who, c in left if c is not None and who == seat)
+    return cards or None

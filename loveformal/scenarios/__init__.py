@@ -1,0 +1,71 @@
+"""Rules scenarios (``scenario-format.md``): parse, run and check them.
+
+>>> report = check_paths(["specs/scenarios"])          # doctest: +SKIP
+>>> print("\\n".join(report.lines()))                   # doctest: +SKIP
+PASS specs/scenarios/example/showdown-king-tie.toml [classic] Showdown tie after a King swap ...
+1 passed, 0 failed
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from loveformal.scenarios.model import CheckReport, CheckResult, Scenario, ScenarioError
+from loveformal.scenarios.parse import parse_file, parse_text
+from loveformal.scenarios.run import check_scenario
+
+__all__ = [
+    "CheckReport",
+    "CheckResult",
+    "Scenario",
+    "ScenarioError",
+    "check_paths",
+    "check_scenario",
+    "find_files",
+    "parse_file",
+    "parse_text",
+]
+
+
+def find_files(paths: Sequence[Path | str]) -> tuple[Path, ...]:
+    """The scenario files named by ``paths``: files as given, folders searched recursively
+    for ``*.toml`` (sorted). Raises :class:`ScenarioError` for a path that does not exist or
+    a folder without scenario files."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            found = sorted(f for f in p.rglob("*.toml") if f.is_file())
+            if not found:
+                raise ScenarioError(p, "", "expected scenario files (*.toml); the folder has none")
+            out.extend(found)
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise ScenarioError(p, "", "no such file or folder")
+    return tuple(out)
+
+
+def check_paths(paths: Sequence[Path | str]) -> CheckReport:
+    """Parse and check every scenario file under ``paths``.
+
+    A malformed file is reported in :attr:`CheckReport.errors` (the others are still checked);
+    a missing path is too.
+    """
+    results: list[CheckResult] = []
+    errors: list[ScenarioError] = []
+    files: list[Path] = []
+    for raw in paths:
+        try:
+            files.extend(find_files([raw]))
+        except ScenarioError as exc:
+            errors.append(exc)
+    for f in files:
+        try:
+            scenario = parse_file(f)
+        except ScenarioError as exc:
+            errors.append(exc)
+            continue
+        results.extend(check_scenario(scenario))
+    return CheckReport(results=tuple(results), errors=tuple(errors))

@@ -1,0 +1,241 @@
+"""What each seat knows for certain of the others' hands (``loveformal.knowledge``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from loveformal.actions import BishopRedraw, ChancellorReturn, Play
+from loveformal.cards import Card
+from loveformal.dealing import deal
+from loveformal.knowledge import knowledge_table, knows, knows_bottom
+from loveformal.state import State
+from tests.support import play, pos, step
+
+G = Card
+P1, P2, P3, P4, P5 = range(5)
+
+
+def three(
+    *,
+    hands: Mapping[str, Sequence[str]] | None = None,
+    deck: Sequence[str] = ("Prince", "Countess", "Handmaid", "Guard", "Guard"),
+    set_aside: str = "Princess",
+) -> State:
+    """Classic, 3 players, P1 to play: by default P1 Priest+King, P2 Baron, P3 Guard."""
+    default = {"P1": ["Priest", "King"], "P2": ["Baron"], "P3": ["Guard"]}
+    return pos("classic", turn="P1", hands=hands or default, deck=deck, set_aside=set_aside)
+
+
+def test_nothing_is_known_at_a_fresh_position() -> None:
+    s = three()
+    for seat in (P1, P2, P3):
+        assert set(knows(s, seat).values()) == {None}
+        assert seat not in knows(s, seat)
+
+
+def test_priest_only_its_player_sees() -> None:
+    s = play(three(), "Priest", "P2")
+    assert knows(s, P1) == {P2: G.BARON, P3: None}
+    assert knows(s, P2) == {P1: None, P3: None}
+    assert knows(s, P3) == {P1: None, P2: None}
+
+
+def test_baron_tie_both_sides_learn_the_other_card() -> None:
+    s = pos(
+        "classic",
+        turn="P1",
+        hands={"P1": ["Baron", "Prince"], "P2": ["Prince"], "P3": ["Guard"]},
+        deck=["Guard", "Guard"],
+        set_aside="Princess",
+    )
+    s = play(s, "Baron", "P2")
+    assert not s.seats[P2].out
+    assert knows(s, P1)[P2] is G.PRINCE
+    assert knows(s, P2)[P1] is G.PRINCE
+    assert knows(s, P3) == {P1: None, P2: None}
+
+
+def test_baron_loser_is_out_and_holds_nothing() -> None:
+    s = play(
+        three(hands={"P1": ["Baron", "King"], "P2": ["Guard"], "P3": ["Priest"]}), "Baron", "P2"
+    )
+    assert s.seats[P2].out
+    assert knows(s, P1)[P2] is None
+    assert knows(s, P2)[P1] is G.KING  # the loser saw the winner's card
+
+
+def test_king_player_does_not_forget_the_card_he_gave() -> None:
+    """anchors.md bug 2 (TAG): after a King swap both sides know what they gave and got."""
+    s = play(three(), "King", "P2")  # P1 gives the Priest, gets the Baron
+    assert s.seats[P1].hand == (G.BARON,) and s.seats[P2].hand == (G.PRIEST,)
+    assert knows(s, P1)[P2] is G.PRIEST
+    assert knows(s, P2)[P1] is G.BARON
+    assert knows(s, P3) == {P1: None, P2: None}
+
+
+def test_third_party_knowledge_moves_with_the_swapped_hand() -> None:
+    s = pos(
+        "classic",
+        turn="P3",
+        hands={"P1": ["Baron"], "P2": ["Handmaid"], "P3": ["Priest", "Guard"]},
+        deck=["King", "Guard", "Guard"],
+        set_aside="Princess",
+    )
+    s = play(s, "Priest", "P1")  # P3 sees P1's Baron
+    s = play(s, "King", "P2")  # P1 draws the King and trades the Baron to P2
+    assert knows(s, P3) == {P1: None, P2: G.BARON}
+    assert knows(s, P1)[P2] is G.BARON
+    assert knows(s, P2)[P1] is G.HANDMAID
+
+
+def test_drawing_keeps_knowledge_until_an_equal_card_is_played() -> None:
+    s = play(three(), "Priest", "P2")  # P2 holds the Baron
+    s = play(s, "Prince", "P3")  # P2 drew a Prince and played it: still holds the Baron
+    assert knows(s, P1)[P2] is G.BARON
+    s2 = pos(
+        "classic",
+        turn="P1",
+        hands={"P1": ["Priest", "King"], "P2": ["Baron"], "P3": ["Guard"]},
+        deck=["Baron", "Guard", "Guard"],
+        set_aside="Princess",
+    )
+    s2 = play(s2, "Priest", "P2")
+    s2 = play(s2, "Baron", "P3")  # P2 drew the second Baron and played a Baron: which one?
+    assert knows(s2, P1)[P2] is None
+
+
+def test_prince_redraw_drops_knowledge_of_the_hand() -> None:
+    s = play(three(), "Priest", "P2")
+    s = play(s, "Prince", "P2")  # P2 discards its Baron and draws the Countess
+    assert s.seats[P2].hand == (G.COUNTESS,)
+    assert knows(s, P1)[P2] is None
+    assert knows(s, P3)[P2] is None
+
+
+def test_showdown_reveals_every_hand() -> None:
+    s = pos(
+        "classic",
+        turn="P1",
+        hands={"P1": ["Prince", "Handmaid"], "P2": ["Guard"], "P3": ["Baron"]},
+        deck=[],
+        set_aside="Princess",
+    )
+    s = play(s, "Prince", "P3")  # P3 takes the set-aside card; the deck is empty: showdown
+    assert s.round_over
+    assert knows(s, P2) == {P1: G.HANDMAID, P3: G.PRINCESS}
+
+
+def test_two_set_aside_cards_give_the_same_knowledge() -> None:
+    """anchors.md bug 1 (TAG): the face-down set-aside card must not leak into knowledge."""
+    results = []
+    for hidden in ("Princess", "Countess"):
+        s = three(set_aside=hidden, deck=["Prince", "Handmaid", "Guard", "Guard"])
+        s = play(s, "Priest", "P2")
+        s = play(s, "Prince", "P2")
+        results.append([knowledge_table(s, seat) for seat in (P1, P2, P3)])
+    assert results[0] == results[1]
+
+
+def test_chancellor_bottom_order_known_only_to_its_player() -> None:
+    s = pos(
+        "z2019",
+        turn="P1",
+        hands={"P1": ["Chancellor", "Guard"], "P2": ["Priest"], "P3": ["Baron"]},
+        deck=["Princess", "Handmaid", "Countess", "Spy"],
+        set_aside="Prince",
+    )
+    s = play(s, "Chancellor")
+    s = step(s, ChancellorReturn(G.PRINCESS, (G.GUARD, G.HANDMAID)))
+    assert knows_bottom(s, P1) == (G.GUARD, G.HANDMAID)
+    assert knows_bottom(s, P2) is None and knows_bottom(s, P3) is None
+    s = play(s, "Priest", "P1")  # P2 draws the Countess
+    assert knows(s, P2)[P1] is G.PRINCESS
+    s = play(s, "Spy")  # P3 draws the Spy
+    assert knows_bottom(s, P1) == (G.GUARD, G.HANDMAID)
+    s = play(s, "Guard", "P2", guess="Baron")  # P1 draws the Guard: one returned card left
+    assert knows_bottom(s, P1) == (G.HANDMAID,)
+
+
+def test_chancellor_keeps_its_hand_hidden() -> None:
+    s = pos(
+        "z2019",
+        turn="P1",
+        hands={"P1": ["Priest", "Guard"], "P2": ["Chancellor"], "P3": ["Baron"]},
+        deck=["Handmaid", "Countess", "Spy", "Guard"],
+        set_aside="Prince",
+    )
+    s = play(s, "Priest", "P2")  # P1 sees the Chancellor
+    s = play(s, "Chancellor")  # P2 draws the Handmaid, plays the Chancellor, draws two
+    s = step(s, ChancellorReturn(G.SPY, (G.HANDMAID, G.COUNTESS)))
+    assert knows(s, P1)[P2] is None
+
+
+def test_cardinal_swap_and_look() -> None:
+    s = pos(
+        "premium",
+        turn="P1",
+        hands={
+            "P1": ["Cardinal", "Guard"],
+            "P2": ["Baron"],
+            "P3": ["King"],
+            "P4": ["Priest"],
+            "P5": ["Countess"],
+        },
+        deck=["Guard", "Guard", "Guard"],
+        set_aside="Princess",
+    )
+    s = play(s, "Cardinal", targets=["P3", "P2"], look="P2")
+    assert s.seats[P2].hand == (G.KING,) and s.seats[P3].hand == (G.BARON,)
+    assert knows(s, P1) == {P2: G.KING, P3: None, P4: None, P5: None}
+    assert knows(s, P2)[P3] is G.BARON  # what P2 gave
+    assert knows(s, P3)[P2] is G.KING
+    assert set(knows(s, P4).values()) == {None}
+
+
+def test_bishop_hit_is_revealed_to_everyone_until_redrawn() -> None:
+    s = pos(
+        "premium",
+        turn="P1",
+        hands={
+            "P1": ["Bishop", "Guard"],
+            "P2": ["Prince"],
+            "P3": ["Handmaid"],
+            "P4": ["Baron"],
+            "P5": ["Priest"],
+        },
+        deck=["Countess", "Guard", "Guard"],
+        set_aside="Guard",
+    )
+    hit = step(s, Play(G.BISHOP, target=P2, guess=5))
+    for seat in (P1, P3, P4, P5):
+        assert knows(hit, seat)[P2] is G.PRINCE
+    kept = step(hit, BishopRedraw(False))
+    assert knows(kept, P4)[P2] is G.PRINCE
+    redrawn = step(hit, BishopRedraw(True))
+    assert knows(redrawn, P4)[P2] is None
+
+
+def test_a_new_round_knows_nothing() -> None:
+    s = pos(
+        "classic",
+        turn="P1",
+        hands={"P1": ["Guard", "Priest"], "P2": ["Baron"]},
+        deck=["Guard"],
+        set_aside="Princess",
+    )
+    s = play(s, "Priest", "P2")
+    assert knows(s, P1)[P2] is G.BARON
+    s = play(s, "Baron", "P1")  # P2 draws a Guard, plays the Baron: Guard 1 vs Guard 1, tie
+    assert s.round_over  # the deck is empty: showdown
+    deck = ["Guard", "Guard", "Priest", "Priest", "Baron", "Handmaid", "Handmaid", "Prince"]
+    deck += ["Prince", "King"]
+    s = deal(
+        s,
+        set_aside=G.PRINCESS,
+        face_up=(G.GUARD, G.GUARD, G.BARON),
+        hands={P1: G.GUARD, P2: G.COUNTESS},
+        deck=tuple(Card.parse(c) for c in deck),
+        starter=s.next_starters[0],
+    )
+    assert knows(s, P1) == {P2: None}
+    assert knows(s, P2) == {P1: None}
