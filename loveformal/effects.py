@@ -13,16 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from loveformal import cards as G
+from loveformal import events as K
 from loveformal.actions import Play
 from loveformal.cards import Card
-from loveformal.events import Event, EventKind
+from loveformal.events import Event
 from loveformal.scoring import award_token, discard_hand, draw_replacement, knock_out
 from loveformal.state import BISHOP_REDRAW, CHANCELLOR_DRAW, GAME_OVER, State
 from loveformal.table import evolve, logged, with_seat
 from loveformal.targets import guess_hits
-
-G = Card
-K = EventKind
 
 Effect = Callable[[State, Play], State]
 

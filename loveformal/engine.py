@@ -21,6 +21,8 @@ from functools import cache
 from itertools import permutations
 from typing import Final
 
+from loveformal import cards as G
+from loveformal import events as K
 from loveformal.actions import (
     Action,
     BishopRedraw,
@@ -35,7 +37,7 @@ from loveformal.actions import (
 from loveformal.cards import Card, sort_cards
 from loveformal.effects import EFFECTS
 from loveformal.errors import IllegalAction, MalformedInput, OutOfTurn
-from loveformal.events import Event, EventKind
+from loveformal.events import Event
 from loveformal.ruleset import Ruleset
 from loveformal.scoring import discard_hand, draw_replacement, end_turn, fresh_pile, knock_out
 from loveformal.seats import seat_name
@@ -67,9 +69,6 @@ from loveformal.targets import (
     single_targets,
     target_sets,
 )
-
-G = Card
-K = EventKind
 
 _DEALT, _FACE_UP, _DREW, _PLAYED = K.DEALT, K.FACE_UP, K.DREW, K.PLAYED
 _SPY = G.SPY

@@ -120,16 +120,20 @@ class Deck:
     counts: tuple[tuple[Card, int], ...]
     """Copies of each card kind in the deck (kinds with 0 copies omitted), in Card order."""
     source: str
+    _cards: tuple[Card, ...] = field(default=(), init=False, compare=False, repr=False)
+    _count: dict[Card, int] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_cards", tuple(c for c, n in self.counts for _ in range(n)))
+        object.__setattr__(self, "_count", dict(self.counts))
 
     @property
     def size(self) -> int:
-        return sum(n for _, n in self.counts)
+        return len(self._cards)
 
     def count(self, card: Card) -> int:
-        for c, n in self.counts:
-            if c == card:
-                return n
-        return 0
+        """Copies of ``card`` in the deck (0 if none)."""
+        return self._count.get(card, 0)
 
     @property
     def kinds(self) -> tuple[Card, ...]:
@@ -137,7 +141,7 @@ class Deck:
 
     def cards(self) -> tuple[Card, ...]:
         """Every card instance of the deck, sorted."""
-        return tuple(c for c, n in self.counts for _ in range(n))
+        return self._cards
 
 
 @dataclass(frozen=True, slots=True)

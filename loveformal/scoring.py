@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from loveformal.cards import Card
-from loveformal.events import Event, EventKind
+from loveformal import cards as G
+from loveformal import events as K
+from loveformal.events import Event
 from loveformal.state import GAME_OVER, REDRAW, ROUND_OVER, TURN_DRAW, DrawPile, Seat, State
-from loveformal.table import add_card, evolve, with_seat
-
-G = Card
-K = EventKind
+from loveformal.table import add_card, evolve, setter, with_seat
 
 
 def threshold(state: State) -> int:
@@ -217,26 +215,30 @@ def end_round(state: State, winners: tuple[int, ...], tied: tuple[int, ...]) -> 
     return evolve(state, phase=ROUND_OVER, next_starters=tied)
 
 
+_set_seats_turn_phase_pending = setter("seats", "turn", "phase", "pending_seat")
+
+
 def end_turn(state: State) -> State:
     """After the turn's effect: end the round if the deck is empty (showdown), else pass the
     turn clockwise to the next seat still in, whose Handmaid protection ends now (R8)."""
-    if state.phase is ROUND_OVER or state.phase is GAME_OVER:
+    phase = state.phase
+    if phase is ROUND_OVER or phase is GAME_OVER:
         return state
-    if not state.pile.size:
+    pile = state.pile
+    if not (pile.top or pile.unseen or pile.bottom):
         winners, tied = showdown(state)
         cards = tuple(state.seats[i].hand[0] for i in state.in_round() if state.seats[i].hand)
         state = evolve(state, log=(*state.log, Event(K.SHOWDOWN, cards=cards)))
         return end_round(state, winners, tied)
+    seats = state.seats
     n = state.players
     nxt = (state.turn + 1) % n
-    while state.seats[nxt].out:
+    while seats[nxt].out:
         nxt = (nxt + 1) % n
-    seat = state.seats[nxt]
+    seat = seats[nxt]
     if seat.protected:
-        seats = state.seats[:nxt] + (seat._replace(protected=False),) + state.seats[nxt + 1 :]
-    else:
-        seats = state.seats
-    return evolve(state, seats=seats, turn=nxt, phase=TURN_DRAW, pending_seat=None)
+        seats = seats[:nxt] + (seat._replace(protected=False),) + seats[nxt + 1 :]
+    return _set_seats_turn_phase_pending(state, seats, nxt, TURN_DRAW, None)
 
 
 def fresh_pile(state: State) -> DrawPile:

@@ -9,12 +9,11 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations
 
+from loveformal import cards as G
 from loveformal.actions import Guess
-from loveformal.cards import Card
+from loveformal.cards import Card, sort_cards
 from loveformal.ruleset import Ruleset
 from loveformal.state import State
-
-G = Card
 
 SINGLE_TARGET: frozenset[Card] = frozenset(
     {G.GUARD, G.PRIEST, G.BARON, G.PRINCE, G.KING, G.BISHOP, G.DOWAGER_QUEEN, G.JESTER,
@@ -163,7 +162,7 @@ def playable(hand: tuple[Card, ...]) -> tuple[Card, ...]:
     """
     if countess_forced(hand) is not None:
         return (G.COUNTESS,)
-    return tuple(sorted(set(hand)))
+    return sort_cards(set(hand))
 
 
 def guess_hits(rules: Ruleset, guess: Guess, held: Card) -> bool:
