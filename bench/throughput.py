@@ -18,11 +18,12 @@ import random
 import time
 from dataclasses import dataclass
 
-from loveformal.engine import CHANCE, current_player, legal_actions, new_match
+from loveformal.actions import Action
 from loveformal.engine import apply as apply_action
+from loveformal.engine import legal_actions, new_match
 from loveformal.rulebook import make_ruleset, preset_names
 from loveformal.sampling import sample_chance
-from loveformal.state import Phase
+from loveformal.state import CHANCE_PHASES, GAME_OVER, ROUND_OVER
 
 
 @dataclass(frozen=True)
@@ -52,11 +53,13 @@ def measure(preset: str, players: int, seconds: float, seed: int = 0) -> Result:
     state = new_match(rules, players)
     while True:
         for _ in range(1000):
-            if current_player(state) == CHANCE:
-                if state.phase is Phase.ROUND_OVER:
+            phase = state.phase
+            action: Action
+            if phase in CHANCE_PHASES:
+                if phase is ROUND_OVER:
                     rounds += 1
                 action = sample_chance(state, rng)
-            elif state.phase is Phase.GAME_OVER:
+            elif phase is GAME_OVER:
                 rounds += 1
                 state = new_match(rules, players)
                 continue

@@ -151,7 +151,9 @@ def test_deck_sizes(name: str, sizes: dict[int, int]) -> None:
         assert deck.size == size
         assert len(deck.cards()) == size
         assert all(n > 0 for _, n in deck.counts)
-        assert [c for c, _ in deck.counts] == sorted(c for c, _ in deck.counts)
+        assert [c for c, _ in deck.counts] == sorted(
+            (c for c, _ in deck.counts), key=lambda c: c.index
+        )
     with pytest.raises(ValueError):
         rules.deck(rules.max_players + 1)
 
