@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from loveformal.actions import Draw, Starter
-from loveformal.cards import Card
+from loveformal.cards import Card, sort_cards
 from loveformal.engine import apply, face_up_count
 from loveformal.errors import IllegalAction
 from loveformal.seats import seat_name
@@ -72,8 +72,8 @@ def deal(
     full = Counter(state.rules.deck(players).cards())
     given = Counter([set_aside, *face_up, *hands.values(), *deck])
     if given != full:
-        extra = sorted((given - full).elements())
-        lacking = sorted((full - given).elements())
+        extra = sort_cards((given - full).elements())
+        lacking = sort_cards((full - given).elements())
         raise IllegalAction(
             f"the deal must use exactly the {state.rules.preset} deck for {players} players: "
             f"extra {_cards(extra)}; missing {_cards(lacking)}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from loveformal.cards import Card
+from loveformal.cards import Card, sort_cards
 from loveformal.errors import MalformedInput
 from loveformal.ruleset import Ruleset
 from loveformal.seats import seat_name
@@ -75,7 +75,7 @@ def position(
         used[set_aside] += 1
     for cards in (*hands.values(), *discards.values()):
         used.update(cards)
-    for card, n in sorted(used.items()):
+    for card, n in sorted(used.items(), key=lambda cn: cn[0].index):
         have = full.count(card)
         if have == 0:
             raise MalformedInput(f"the {rules.preset} deck for {players} players has no {card}")
@@ -112,7 +112,7 @@ def position(
     goal = rules.options.tokens_for(players)
     spied_set = set(_seats("spied", spied, players)) if spied is not None else set()
     for i in range(players):
-        hand = tuple(sorted(hands.get(i, ())))
+        hand = sort_cards(hands.get(i, ()))
         pile = tuple(discards.get(i, ()))
         if i in out_seats:
             if hand:
