@@ -205,6 +205,7 @@ def _mount_optional_apps() -> None:
 
 
 _mount_optional_apps()
+importlib.import_module("loveformal.compare").register(app)  # loveformal compare
 
 
 # ----------------------------------------------------------------------------------------------

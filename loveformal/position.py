@@ -147,7 +147,8 @@ def position(
         if sycophant in out_seats:
             raise MalformedInput(f"sycophant: {seat_name(sycophant)} is out of the round")
     if jester is not None:
-        _seats("jester", jester, players)
+        for who in jester:
+            _seats("jester", (who,), players)
         if jester[0] == jester[1] and not rules.options.jester_self:
             raise MalformedInput("jester: a Jester's player cannot bet on itself here")
     if round < 1:

@@ -1,0 +1,702 @@
+"""A one-line text notation for positions (like chess FEN): readable, typeable, exact.
+
+Grammar (sections separated by ``|``; spaces around ``|`` are optional; tokens within a
+section are separated by spaces)::
+
+    position := header "|" seat{players} "|" deck "|" aside "|" up "|" status
+    header   := PRESET {NAME=VALUE} [Np] [rR] [start:Pk] [syc:Pk] [jester:Pa>Pb] [view:Pk]
+    seat     := Pi HAND [d:CARDS] [tN] {out | prot | spied}
+    deck     := "deck" TOP ["/" UNSEEN ["/" BOTTOM]]          (full position)
+              | "deck" "?"SIZE [mine:CARDS]                    (a seat's view)
+    aside    := "aside" (CARD | "-" | "?")
+    up       := "up" CARDS
+    status   := PHASE Pk [pending:Pk] [draws:N] [won:SEATS] [next:SEATS] [match:SEATS]
+    CARDS    := "-" | ITEM {"," ITEM}      ITEM := CARD ["*" COUNT]   (Guard*3 = three Guards)
+    CARD     := a card name, spaces written "_" (Dowager_Queen); case-insensitive
+    SEATS    := "-" | Pk {"," Pk}
+
+* ``header``: the preset and option overrides (``tie_break=none``, ``tokens_to_win=2:6,3:5``,
+  as on the command line), the number of players (``Np``, optional: the seat sections count),
+  the round (``r1``, default 1), the round's starter (``start:P1``; default: the seat in
+  ``status``), the Sycophant's mark (``syc:P2``), the Jester's bet (``jester:P3>P1``: P3 bet
+  on P1), and ``view:Pk`` on a string written for one seat.
+* ``seat``: seats in order P1, P2, ...; the hand (sorted; ``-`` when empty), the discard pile
+  oldest first (``d:``), tokens (``t2``), and the flags ``out`` (out of the round), ``prot``
+  (Handmaid protection) and ``spied`` (played or discarded a Spy, written only when no Spy
+  is in the discard pile: a Spy there implies it).
+* ``deck``: the draw pile — the known-order top, the unseen cards (a multiset, in any order;
+  nobody knows their order), the known-order bottom (Chancellor returns, the last listed is
+  the very bottom). ``deck Baron,Priest`` is a wholly known order.
+* ``aside``: the face-down set-aside card, ``-`` when there is none (before the deal removed
+  it, or after a Prince took it). ``up``: the 2-player face-up cards, in order.
+* ``status``: the phase (``deal``, ``turn_draw``, ``play``, ``redraw``, ``chancellor_draw``,
+  ``chancellor``, ``bishop_redraw``, ``round_over``, ``game_over``) and the seat whose turn it
+  is, then: the seat that must draw or decide (``pending:``), the Chancellor's draws left
+  (``draws:``), the round's winners (``won:``), the seats among which the next starter is
+  chosen (``next:``) and the match winners (``match:``).
+
+Examples (each is one line; wrapped here after a ``|``)::
+
+    classic 2p r1 start:P1 | P1 Prince,King d:Guard*2 t0 | P2 Priest d:Prince t0 |
+    deck - / Guard*2,Priest,Baron*2,Handmaid | aside Guard | up Handmaid,Princess,Countess |
+    play P1
+
+    z2019 3p r1 start:P1 | P1 - d:Guard,Baron t0 out | P2 Prince d:Baron t0 |
+    P3 Guard,Priest,Spy d:Chancellor t0 | deck - / Guard*4,Priest,Handmaid*2,Prince,King,
+    Countess,Princess,Chancellor | aside Spy | up - | chancellor P3
+
+    classic tie_break=none 3p r2 start:P2 | P1 Handmaid d:Guard*2 t1 | P2 Prince d:Baron t0 |
+    P3 Prince,King d:Guard t0 | deck - | aside Guard | up - | play P3
+
+The first as P1 sees it (``format_position(state, seat=0)``)::
+
+    classic 2p r1 start:P1 view:P1 | P1 Prince,King d:Guard*2 t0 | P2 ? d:Prince t0 |
+    deck ?6 | aside ? | up Handmaid,Princess,Countess | play P1
+
+**Position, not history.** The notation describes a *position*; the event log
+(``State.log``: who saw what) is history and is not written. So for every state ``s``
+reached by play, ``parse_position(format_position(s)) == position_of(s)`` where
+:func:`position_of` drops the log. Knowledge that came from the log (a Priest's look) is
+therefore not in a full position string.
+
+**A seat's view.** ``format_position(state, seat=P)`` writes what ``P`` knows: other seats'
+hands as ``?`` (one per card) except the cards ``P`` knows they hold
+(:mod:`loveformal.knowledge`), the pile as ``?SIZE`` plus ``mine:`` (``P``'s own returns
+still at the bottom), the set-aside card as ``?`` while it is there; the header carries
+``view:P``. It is a function of :func:`loveformal.observation.observation`. A view does not
+describe one position: :func:`parse_position` rejects it with :class:`MalformedInput`.
+
+**Validation.** Bad notation raises :class:`~loveformal.errors.MalformedInput` naming the
+column and field (``column 31 (P2 hand): unknown card 'Prnce' ...``). Positions at a
+decision (``play``) or at a turn's draw (``turn_draw``) are checked with
+:func:`loveformal.position.position` (seat card counts, out/protected consistency, tokens,
+...); at every phase, card kinds and copies are checked against the deck for the player
+count, and seats against the number of players.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from loveformal.cards import Card, sort_cards
+from loveformal.errors import MalformedInput
+from loveformal.observation import Observation, observation
+from loveformal.position import position
+from loveformal.rulebook import load_preset, make_ruleset, parse_overrides
+from loveformal.ruleset import OptionValue, Ruleset
+from loveformal.seats import seat_name
+from loveformal.state import DrawPile, Phase, Seat, State
+
+__all__ = [
+    "card_list",
+    "format_observation",
+    "format_position",
+    "option_text",
+    "parse_position",
+    "position_of",
+    "ruleset_text",
+]
+
+MAX_COPIES = 32
+"""No deck holds more cards than this: a larger ``CARD*N`` is rejected before expanding."""
+
+
+def position_of(state: State) -> State:
+    """The position of ``state``: the state without its event log (history)."""
+    return state._replace(log=())
+
+
+# ----------------------------------------------------------------------------- formatting
+
+
+def _card(card: Card) -> str:
+    return card.title.replace(" ", "_")
+
+
+def card_list(cards: Iterable[Card], *, compress: bool = True) -> str:
+    """Cards as ``A,B*2,C`` (runs of equal cards compressed); ``-`` when empty."""
+    out: list[str] = []
+    items = list(cards)
+    i = 0
+    while i < len(items):
+        j = i
+        while compress and j + 1 < len(items) and items[j + 1] is items[i]:
+            j += 1
+        n = j - i + 1
+        out.append(_card(items[i]) + (f"*{n}" if n > 1 else ""))
+        i = j + 1
+    return ",".join(out) if out else "-"
+
+
+def _seat_list(seats: Sequence[int]) -> str:
+    return ",".join(seat_name(s) for s in seats) if seats else "-"
+
+
+def option_text(value: OptionValue) -> str:
+    """An option value as written in ``NAME=VALUE`` (``true``, ``3``, ``2:6,3:5``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(f"{n}:{t}" for n, t in value)
+    return str(value)
+
+
+def ruleset_text(rules: Ruleset) -> str:
+    """``classic`` or ``classic tie_break=none ...``: the preset and its overrides."""
+    return " ".join([rules.preset, *(f"{k}={option_text(v)}" for k, v in rules.overrides)])
+
+
+def _header(
+    rules: Ruleset,
+    players: int,
+    round_: int,
+    starter: int,
+    sycophant: int | None,
+    jester: tuple[int, int] | None,
+    view: int | None,
+) -> str:
+    parts = [ruleset_text(rules), f"{players}p", f"r{round_}", f"start:{seat_name(starter)}"]
+    if sycophant is not None:
+        parts.append(f"syc:{seat_name(sycophant)}")
+    if jester is not None:
+        parts.append(f"jester:{seat_name(jester[0])}>{seat_name(jester[1])}")
+    if view is not None:
+        parts.append(f"view:{seat_name(view)}")
+    return " ".join(parts)
+
+
+def _seat_text(
+    i: int, hand: str, discards: tuple[Card, ...], s_tokens: int, out: bool, prot: bool, spied: bool
+) -> str:
+    parts = [seat_name(i), hand, "d:" + card_list(discards), f"t{s_tokens}"]
+    if out:
+        parts.append("out")
+    if prot:
+        parts.append("prot")
+    if spied and Card.SPY not in discards:
+        parts.append("spied")
+    return " ".join(parts)
+
+
+def _status(
+    phase: Phase,
+    turn: int,
+    pending: int | None,
+    draws: int,
+    won: tuple[int, ...],
+    nxt: tuple[int, ...],
+    match: tuple[int, ...],
+) -> str:
+    parts = [phase.value, seat_name(turn)]
+    if pending is not None:
+        parts.append(f"pending:{seat_name(pending)}")
+    if draws:
+        parts.append(f"draws:{draws}")
+    if won:
+        parts.append(f"won:{_seat_list(won)}")
+    if nxt:
+        parts.append(f"next:{_seat_list(nxt)}")
+    if match:
+        parts.append(f"match:{_seat_list(match)}")
+    return " ".join(parts)
+
+
+def _pile_text(pile: DrawPile) -> str:
+    if not pile.unseen:
+        return "deck " + card_list(pile.top)
+    text = f"deck {card_list(pile.top)} / {card_list(pile.unseen)}"
+    if pile.bottom:
+        text += f" / {card_list(pile.bottom)}"
+    return text
+
+
+def format_position(state: State, seat: int | None = None) -> str:
+    """The position of ``state`` in one line; with ``seat``, only what that seat knows (a
+    *view*, see the module docstring)."""
+    if seat is not None:
+        return format_observation(observation(state, seat))
+    seats = state.seats
+    parts = [
+        _header(
+            state.rules,
+            state.players,
+            state.round,
+            state.starter,
+            state.sycophant,
+            state.jester,
+            None,
+        )
+    ]
+    for i, s in enumerate(seats):
+        parts.append(
+            _seat_text(i, card_list(s.hand), s.discards, s.tokens, s.out, s.protected, s.spied)
+        )
+    parts.append(_pile_text(state.pile))
+    parts.append("aside " + ("-" if state.set_aside is None else _card(state.set_aside)))
+    parts.append("up " + card_list(state.face_up))
+    parts.append(
+        _status(
+            state.phase,
+            state.turn,
+            state.pending_seat,
+            state.chancellor_draws,
+            state.round_winners,
+            state.next_starters,
+            state.game_winners,
+        )
+    )
+    return " | ".join(parts)
+
+
+def format_observation(obs: Observation) -> str:
+    """An :class:`~loveformal.observation.Observation` as a view string (``view:Pk``)."""
+    parts = [
+        _header(obs.rules, obs.players, obs.round, obs.starter, obs.sycophant, obs.jester, obs.seat)
+    ]
+    for i in range(obs.players):
+        if i == obs.seat:
+            hand = card_list(obs.hand)
+        else:
+            known = obs.known[i]
+            unknown = obs.hand_sizes[i] - len(known)
+            items = [_card(c) for c in known] + ["?"] * max(0, unknown)
+            hand = ",".join(items) if items else "-"
+        parts.append(
+            _seat_text(
+                i, hand, obs.discards[i], obs.tokens[i], obs.out[i], obs.protected[i], obs.spied[i]
+            )
+        )
+    deck = f"deck ?{obs.pile_size}"
+    if obs.known_bottom:
+        deck += f" mine:{card_list(obs.known_bottom, compress=False)}"
+    parts.append(deck)
+    parts.append("aside " + ("?" if obs.set_aside_present else "-"))
+    parts.append("up " + card_list(obs.face_up))
+    parts.append(
+        _status(
+            obs.phase,
+            obs.turn,
+            obs.pending_seat,
+            obs.chancellor_draws,
+            obs.round_winners,
+            obs.next_starters,
+            obs.game_winners,
+        )
+    )
+    return " | ".join(parts)
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    text: str
+    col: int
+    """1-based column of the token's first character in the whole string."""
+
+
+def _bad(col: int, field: str, message: str) -> MalformedInput:
+    return MalformedInput(f"column {col} ({field}): {message}")
+
+
+_VIEW_HINT = (
+    "a seat's view hides cards ('?') and does not describe one position; "
+    "give every card to read a full position"
+)
+
+
+def _sections(text: str) -> list[tuple[int, list[_Tok]]]:
+    """The ``|``-separated sections, each with its start column and its tokens."""
+    out: list[tuple[int, list[_Tok]]] = []
+    start = 0
+    for part in text.split("|"):
+        toks = [_Tok(m.group(), start + m.start() + 1) for m in re.finditer(r"\S+", part)]
+        out.append((start + 1, toks))
+        start += len(part) + 1
+    return out
+
+
+def _parse_card(tok_text: str, col: int, field: str) -> Card:
+    if tok_text == "?":
+        raise _bad(col, field, _VIEW_HINT)
+    try:
+        return Card.parse(tok_text)
+    except KeyError:
+        known = ", ".join(_card(c) for c in Card)
+        raise _bad(col, field, f"unknown card {tok_text!r} (expected one of: {known})") from None
+
+
+def _parse_cards(text: str, col: int, field: str) -> tuple[Card, ...]:
+    """``-`` or ``A,B*2,C``."""
+    if text == "-":
+        return ()
+    if not text:
+        raise _bad(col, field, "expected cards (A,B*2,...) or '-' for none")
+    out: list[Card] = []
+    offset = 0
+    for item in text.split(","):
+        c = col + offset
+        offset += len(item) + 1
+        name, star, count = item.partition("*")
+        if not name:
+            raise _bad(c, field, f"expected a card name, got {item!r}")
+        card = _parse_card(name, c, field)
+        n = 1
+        if star:
+            if not count.isdigit() or not 1 <= int(count) <= MAX_COPIES:
+                raise _bad(c, field, f"expected CARD*N with N in 1..{MAX_COPIES}, got {item!r}")
+            n = int(count)
+        out.extend([card] * n)
+    return tuple(out)
+
+
+def _parse_seat(text: str, col: int, field: str, players: int) -> int:
+    m = re.fullmatch(r"[Pp](\d{1,3})", text)
+    if m is None or not 1 <= int(m.group(1)) <= players:
+        raise _bad(col, field, f"expected a seat P1..P{players}, got {text!r}")
+    return int(m.group(1)) - 1
+
+
+def _parse_seats(text: str, col: int, field: str, players: int) -> tuple[int, ...]:
+    if text == "-":
+        return ()
+    seats = tuple(_parse_seat(t, col, field, players) for t in text.split(","))
+    if len(set(seats)) != len(seats):
+        raise _bad(col, field, f"a seat is listed twice in {text!r}")
+    return seats
+
+
+def _int(text: str, col: int, field: str, low: int, high: int) -> int:
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise _bad(col, field, f"expected a whole number {low}..{high}, got {text!r}")
+    return int(text)
+
+
+_PHASES = {p.value: p for p in Phase}
+
+
+@dataclass(slots=True)
+class _SeatSpec:
+    hand: tuple[Card, ...]
+    discards: tuple[Card, ...]
+    tokens: int
+    out: bool
+    protected: bool
+    spied: bool
+    col: int
+
+
+def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
+    """The position written in ``text`` (see the module docstring), with an empty log.
+
+    ``rules``, if given, replaces the notation's ruleset (its own overrides are then not read;
+    its preset must still exist), e.g. to play one position under several presets. Raises
+    :class:`MalformedInput` naming the column and field of the first problem, or the rule the
+    position breaks.
+    """
+    if not isinstance(text, str):
+        raise MalformedInput(f"expected a position string, got {type(text).__name__}")
+    sections = _sections(text)
+    if len(sections) < 6:
+        raise MalformedInput(
+            f"expected at least 6 '|'-separated sections (header | seats... | deck | aside | up "
+            f"| status), got {len(sections)}"
+        )
+    for start, toks in sections:
+        if not toks:
+            raise _bad(start, "section", "empty section (expected text between the '|')")
+
+    # header
+    head = sections[0][1]
+    preset_tok = head[0]
+    name = preset_tok.text
+    try:
+        load_preset(name)
+    except MalformedInput as exc:
+        raise _bad(preset_tok.col, "preset", str(exc)) from None
+    overrides: list[str] = []
+    players_decl: tuple[int, int] | None = None
+    round_ = 1
+    starter_tok: _Tok | None = None
+    syc_tok: _Tok | None = None
+    jester_tok: _Tok | None = None
+    seen: set[str] = set()
+    for tok in head[1:]:
+        t = tok.text
+        kind = (
+            "option"
+            if "=" in t
+            else "players"
+            if re.fullmatch(r"\d+p", t)
+            else "round"
+            if re.fullmatch(r"r\d+", t)
+            else t.partition(":")[0] + ":"
+            if ":" in t
+            else t
+        )
+        if kind != "option":
+            if kind in seen:
+                raise _bad(tok.col, "header", f"{kind.rstrip(':')} is given twice")
+            seen.add(kind)
+        if kind == "option":
+            overrides.append(t)
+        elif kind == "players":
+            players_decl = (_int(t[:-1], tok.col, "players", 2, 8), tok.col)
+        elif kind == "round":
+            round_ = _int(t[1:], tok.col, "round", 1, 10_000)
+        elif kind == "start:":
+            starter_tok = tok
+        elif kind == "syc:":
+            syc_tok = tok
+        elif kind == "jester:":
+            jester_tok = tok
+        elif kind == "view:":
+            raise _bad(tok.col, "view", _VIEW_HINT)
+        else:
+            raise _bad(
+                tok.col,
+                "header",
+                f"unexpected {t!r} (expected NAME=VALUE, Np, rN, start:Pk, syc:Pk or jester:Pa>Pb)",
+            )
+    if rules is None:
+        try:
+            rules = make_ruleset(name, parse_overrides(overrides) or None)
+        except MalformedInput as exc:
+            col = head[1].col if len(head) > 1 else preset_tok.col
+            raise _bad(col, "options", str(exc)) from None
+
+    seat_sections = [s for s in sections[1:] if re.fullmatch(r"[Pp]\d+", s[1][0].text)]
+    players = len(seat_sections)
+    if players_decl is not None and players_decl[0] != players:
+        raise _bad(
+            players_decl[1],
+            "players",
+            f"{players_decl[0]} players declared, but {players} seat sections follow",
+        )
+    rest = sections[1 + players :]
+    if [s[1][0].text for s in sections[1 : 1 + players]] != [s[1][0].text for s in seat_sections]:
+        raise _bad(sections[1][0], "seats", "expected the seat sections right after the header")
+    try:
+        deck_spec = rules.deck(players)
+    except ValueError as exc:
+        raise _bad(sections[0][0], "players", str(exc)) from None
+    if len(rest) != 4:
+        raise MalformedInput(
+            f"expected 4 sections after the {players} seats (deck | aside | up | status), "
+            f"got {len(rest)}"
+        )
+
+    def seat_of(tok: _Tok | None, field: str, text: str | None = None) -> int | None:
+        if tok is None:
+            return None
+        return _parse_seat(
+            text if text is not None else tok.text.partition(":")[2], tok.col, field, players
+        )
+
+    # seats
+    specs: list[_SeatSpec] = []
+    for i, (start, toks) in enumerate(seat_sections):
+        field = seat_name(i)
+        if _parse_seat(toks[0].text, toks[0].col, "seat", players) != i:
+            raise _bad(toks[0].col, "seat", f"expected {seat_name(i)} here, got {toks[0].text!r}")
+        if len(toks) < 2:
+            raise _bad(start, field, "expected the hand after the seat name ('-' for none)")
+        hand = _parse_cards(toks[1].text, toks[1].col, f"{field} hand")
+        if len(hand) > 3:
+            raise _bad(toks[1].col, f"{field} hand", f"at most 3 cards, got {len(hand)}")
+        spec = _SeatSpec(sort_cards(hand), (), 0, False, False, False, start)
+        got: set[str] = set()
+        for tok in toks[2:]:
+            t = tok.text
+            key = "d:" if t.startswith("d:") else "t" if re.fullmatch(r"t\d+", t) else t
+            if key in got:
+                raise _bad(tok.col, field, f"{t!r}: given twice")
+            got.add(key)
+            if key == "d:":
+                spec.discards = _parse_cards(t[2:], tok.col + 2, f"{field} discards")
+            elif key == "t":
+                spec.tokens = _int(t[1:], tok.col, f"{field} tokens", 0, 1000)
+            elif key == "out":
+                spec.out = True
+            elif key == "prot":
+                spec.protected = True
+            elif key == "spied":
+                spec.spied = True
+            else:
+                raise _bad(
+                    tok.col,
+                    field,
+                    f"unexpected {t!r} (expected d:CARDS, tN, out, prot or spied)",
+                )
+        spec.spied = spec.spied or Card.SPY in spec.discards
+        specs.append(spec)
+
+    # deck
+    (dstart, dtoks), (astart, atoks), (ustart, utoks), (sstart, stoks) = rest
+    if dtoks[0].text != "deck":
+        raise _bad(dtoks[0].col, "deck", f"expected 'deck ...', got {dtoks[0].text!r}")
+    if len(dtoks) > 1 and (dtoks[1].text.startswith("?") or dtoks[1].text.startswith("mine:")):
+        raise _bad(dtoks[1].col, "deck", _VIEW_HINT)
+    parts: list[list[_Tok]] = [[]]
+    for tok in dtoks[1:]:
+        pieces = re.split(r"(/)", tok.text)
+        offset = 0
+        for piece in pieces:
+            if piece == "/":
+                parts.append([])
+            elif piece:
+                parts[-1].append(_Tok(piece, tok.col + offset))
+            offset += len(piece)
+    if len(parts) > 3:
+        raise _bad(dstart, "deck", "expected at most 3 parts: TOP / UNSEEN / BOTTOM")
+    zones: list[tuple[Card, ...]] = []
+    for k, part in enumerate(parts):
+        what = ("deck top", "deck unseen", "deck bottom")[k]
+        if len(part) != 1:
+            col = part[1].col if len(part) > 1 else dstart
+            raise _bad(col, what, "expected one card list (A,B*2,...) or '-' (no spaces)")
+        zones.append(_parse_cards(part[0].text, part[0].col, what))
+    while len(zones) < 3:
+        zones.append(())
+    top, unseen, bottom = zones
+    pile = DrawPile(top, sort_cards(unseen), bottom) if unseen else DrawPile(top + bottom)
+
+    # aside, up
+    if atoks[0].text != "aside" or len(atoks) != 2:
+        raise _bad(astart, "aside", "expected 'aside CARD' or 'aside -'")
+    set_aside = None if atoks[1].text == "-" else _parse_card(atoks[1].text, atoks[1].col, "aside")
+    if utoks[0].text != "up" or len(utoks) != 2:
+        raise _bad(ustart, "up", "expected 'up CARDS' or 'up -'")
+    face_up = _parse_cards(utoks[1].text, utoks[1].col, "up")
+
+    # status
+    phase = _PHASES.get(stoks[0].text.lower().replace("-", "_"))
+    if phase is None:
+        raise _bad(
+            stoks[0].col,
+            "status",
+            f"unknown phase {stoks[0].text!r} (expected one of: {', '.join(_PHASES)})",
+        )
+    if len(stoks) < 2:
+        raise _bad(sstart, "status", "expected the seat whose turn it is after the phase")
+    turn = _parse_seat(stoks[1].text, stoks[1].col, "status turn", players)
+    pending: int | None = None
+    draws = 0
+    won: tuple[int, ...] = ()
+    nxt: tuple[int, ...] = ()
+    match: tuple[int, ...] = ()
+    sgot: set[str] = set()
+    for tok in stoks[2:]:
+        key, colon, value = tok.text.partition(":")
+        if not colon or key not in ("pending", "draws", "won", "next", "match"):
+            raise _bad(
+                tok.col,
+                "status",
+                f"unexpected {tok.text!r} (expected pending:Pk, draws:N, won:SEATS, next:SEATS "
+                "or match:SEATS)",
+            )
+        if key in sgot:
+            raise _bad(tok.col, "status", f"{key} is given twice")
+        sgot.add(key)
+        vcol = tok.col + len(key) + 1
+        if key == "pending":
+            pending = _parse_seat(value, vcol, "pending", players)
+        elif key == "draws":
+            draws = _int(value, vcol, "draws", 0, 2)
+        elif key == "won":
+            won = _parse_seats(value, vcol, "won", players)
+        elif key == "next":
+            nxt = _parse_seats(value, vcol, "next", players)
+        else:
+            match = _parse_seats(value, vcol, "match", players)
+
+    starter = seat_of(starter_tok, "start")
+    sycophant = seat_of(syc_tok, "syc")
+    jester: tuple[int, int] | None = None
+    if jester_tok is not None:
+        a, gt, b = jester_tok.text.partition(":")[2].partition(">")
+        if not gt:
+            raise _bad(jester_tok.col, "jester", "expected jester:Pa>Pb (Pa bet on Pb)")
+        jester = (
+            _parse_seat(a, jester_tok.col, "jester", players),
+            _parse_seat(b, jester_tok.col, "jester", players),
+        )
+
+    # cards against the deck
+    used: Counter[Card] = Counter(pile.cards())
+    used.update(face_up)
+    if set_aside is not None:
+        used[set_aside] += 1
+    for s in specs:
+        used.update(s.hand)
+        used.update(s.discards)
+    for card, n in sorted(used.items(), key=lambda cn: cn[0].index):
+        have = deck_spec.count(card)
+        if n > have:
+            raise MalformedInput(
+                f"{card} appears {n} times, but the {rules.preset} deck for {players} players "
+                + (f"holds {have}" if have else "has none")
+            )
+    for i, s in enumerate(specs):
+        if s.out and s.hand:
+            raise _bad(s.col, seat_name(i), "a seat that is out of the round holds no cards")
+        if s.out and s.protected:
+            raise _bad(s.col, seat_name(i), "a seat that is out of the round is not protected")
+
+    if jester is not None and jester[0] == jester[1] and not rules.options.jester_self:
+        raise _bad(
+            jester_tok.col if jester_tok else 1,
+            "jester",
+            "the Jester's player cannot bet on itself here (jester_self = false)",
+        )
+    if phase is Phase.PLAY or phase is Phase.TURN_DRAW:
+        # position() rejects a self-bet even under jester_self (checked above instead).
+        checked_jester = jester if jester is None or jester[0] != jester[1] else None
+        try:
+            position(
+                rules,
+                players=players,
+                turn=turn,
+                hands={i: s.hand for i, s in enumerate(specs)},
+                deck=pile.cards(),
+                set_aside=set_aside,
+                face_up=face_up,
+                discards={i: s.discards for i, s in enumerate(specs)},
+                protected=[i for i, s in enumerate(specs) if s.protected],
+                out=[i for i, s in enumerate(specs) if s.out],
+                tokens={i: s.tokens for i, s in enumerate(specs)},
+                sycophant=sycophant,
+                jester=checked_jester,
+                spied=[i for i, s in enumerate(specs) if s.spied],
+                drawn=phase is Phase.PLAY,
+                round=round_,
+                starter=starter,
+            )
+        except MalformedInput as exc:
+            raise MalformedInput(f"the position cannot exist: {exc}") from None
+
+    seats = tuple(Seat(s.hand, s.discards, s.out, s.protected, s.tokens, s.spied) for s in specs)
+    return State(
+        rules=rules,
+        players=players,
+        seats=seats,
+        pile=pile,
+        set_aside=set_aside,
+        face_up=face_up,
+        phase=phase,
+        turn=turn,
+        pending_seat=pending,
+        chancellor_draws=draws,
+        sycophant=sycophant,
+        jester=jester,
+        round=round_,
+        starter=turn if starter is None else starter,
+        round_winners=won,
+        next_starters=nxt,
+        game_winners=match,
+        log=(),
+    )

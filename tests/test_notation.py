@@ -1,0 +1,293 @@
+"""The one-line position notation (``loveformal.notation``): round trips, views, errors."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loveformal.cards import Card as Card_
+from loveformal.engine import is_terminal, new_match
+from loveformal.errors import MalformedInput
+from loveformal.notation import format_position, parse_position, position_of
+from loveformal.rulebook import make_ruleset, preset_names
+from loveformal.sampling import random_step
+from loveformal.state import Phase, State
+from tests.support import pos
+
+CONFIGS = [
+    (p, n)
+    for p in preset_names()
+    for n in range(make_ruleset(p).min_players, make_ruleset(p).max_players + 1)
+]
+
+
+def walk(preset: str, players: int, seed: int, steps: int) -> list[State]:
+    """The states of seeded random play (a new match after each match's end)."""
+    rng = random.Random(seed)
+    state = new_match(make_ruleset(preset), players, starter=seed % players)
+    out = [state]
+    for _ in range(steps):
+        if is_terminal(state):
+            state = new_match(make_ruleset(preset), players)
+        state, _ = random_step(state, rng)
+        out.append(state)
+    return out
+
+
+EXAMPLES = [
+    "classic 2p r1 start:P1 | P1 Prince,King d:Guard*2 t0 | P2 Priest d:Prince t0 | "
+    "deck - / Guard*2,Priest,Baron*2,Handmaid | aside Guard | up Handmaid,Princess,Countess | "
+    "play P1",
+    "z2019 3p r1 start:P1 | P1 - d:Guard,Baron t0 out | P2 Prince d:Baron t0 | "
+    "P3 Guard,Priest,Spy d:Chancellor t0 | deck - / Guard*4,Priest,Handmaid*2,Prince,King,"
+    "Countess,Princess,Chancellor | aside Spy | up - | chancellor P3",
+    "classic tie_break=none 3p r2 start:P2 | P1 Handmaid d:Guard*2 t1 | P2 Prince d:Baron t0 | "
+    "P3 Prince,King d:Guard t0 | deck - | aside Guard | up - | play P3",
+]
+
+
+@pytest.mark.parametrize("preset,players", CONFIGS)
+def test_round_trip_every_state_of_seeded_play(preset: str, players: int) -> None:
+    for seed in range(2):
+        for s in walk(preset, players, seed, 250):
+            text = format_position(s)
+            assert parse_position(text) == position_of(s), text
+            assert "\n" not in text and "?" not in text
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    config=st.sampled_from(CONFIGS),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 300),
+)
+def test_round_trip_hypothesis(config: tuple[str, int], seed: int, steps: int) -> None:
+    preset, players = config
+    for s in walk(preset, players, seed, steps)[-20:]:
+        assert parse_position(format_position(s)) == position_of(s)
+
+
+@pytest.mark.parametrize("text", EXAMPLES)
+def test_docstring_examples_round_trip(text: str) -> None:
+    s = parse_position(text)
+    assert format_position(s) == text
+
+
+def test_position_of_drops_only_the_log() -> None:
+    s = walk("classic", 3, 7, 30)[-1]
+    assert position_of(s).log == () and position_of(s)._replace(log=s.log) == s
+
+
+def test_typed_position_with_defaults_and_spaces() -> None:
+    s = parse_position(
+        "classic|P1 priest,KING|P2 baron|P3 guard d:Handmaid prot|deck Prince,Countess|"
+        "aside Princess|up -|play P1"
+    )
+    assert s == pos(
+        "classic",
+        turn="P1",
+        hands={"P1": ["Priest", "King"], "P2": ["Baron"], "P3": ["Guard"]},
+        deck=["Prince", "Countess"],
+        set_aside="Princess",
+        discards={"P3": ["Handmaid"]},
+        protected=["P3"],
+    )
+
+
+def test_options_and_marks_round_trip() -> None:
+    text = (
+        "premium tie_break=none tokens_to_win=5:3 5p r3 start:P2 syc:P4 jester:P1>P3 | "
+        "P1 Guard d:Jester t1 | P2 Priest,Bishop d:- t0 | P3 Count d:Sycophant t2 | "
+        "P4 Baron d:- t0 | P5 Cardinal d:- t0 | deck Guard,Prince / Guard,Guard / Constable | "
+        "aside Princess | up - | play P2"
+    )
+    s = parse_position(text)
+    assert s.rules.options.tie_break == "none" and s.rules.options.tokens_for(5) == 3
+    assert s.sycophant == 3 and s.jester == (0, 2) and s.round == 3 and s.starter == 1
+    assert s.pile.top == (s.pile.top[0], s.pile.top[1]) and s.pile.bottom != ()
+    assert parse_position(format_position(s)) == s
+
+
+def test_known_order_deck_is_normalised() -> None:
+    a = parse_position(EXAMPLES[2].replace("deck -", "deck Guard / - / Priest"))
+    b = parse_position(EXAMPLES[2].replace("deck -", "deck Guard,Priest"))
+    assert a == b
+
+
+# ----------------------------------------------------------------------------- views
+
+
+def test_view_hides_what_the_seat_cannot_see() -> None:
+    s = parse_position(EXAMPLES[0])
+    view = format_position(s, seat=0)
+    assert "view:P1" in view and "P2 ? " in view and "aside ?" in view and "deck ?6" in view
+    assert "Priest d:" not in view and "P1 King,Prince" not in view
+    assert "Prince,King" in view  # its own hand
+    other = format_position(s, seat=1)
+    assert "P1 ?,? " in other and "P2 Priest" in other
+
+
+def test_view_shows_cards_known_from_a_priest() -> None:
+    s = pos(
+        "classic",
+        turn="P1",
+        hands={"P1": ["Priest", "Guard"], "P2": ["Baron"], "P3": ["Guard"]},
+        deck=["Prince", "Countess"],
+        set_aside="Princess",
+    )
+    from tests.support import play
+
+    s = play(s, "Priest", "P2")
+    assert "P2 Baron " in format_position(s, seat=0)
+    assert "P2 ? " in format_position(s, seat=2)
+
+
+def test_view_cannot_be_read_as_a_position() -> None:
+    s = parse_position(EXAMPLES[0])
+    with pytest.raises(MalformedInput, match=r"view"):
+        parse_position(format_position(s, seat=0))
+    with pytest.raises(MalformedInput, match=r"hides cards"):
+        parse_position(EXAMPLES[0].replace("P2 Priest", "P2 ?"))
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    "old,new,message",
+    [
+        ("P2 Priest", "P2 Prnce", r"column \d+ \(P2 hand\): unknown card 'Prnce'"),
+        ("classic", "clasic", r"column 1 \(preset\): unknown preset 'clasic'"),
+        ("2p", "2p tie_brake=none", r"\(options\): .*tie_brake"),
+        ("2p", "2p tie_break=maybe", r"bad value 'maybe' for option tie_break"),
+        ("play P1", "play P3", r"\(status turn\): expected a seat P1..P2, got 'P3'"),
+        ("play P1", "dance P1", r"unknown phase 'dance'"),
+        ("2p", "3p", r"3 players declared, but 2 seat sections follow"),
+        ("P2 Priest", "P2 Princess", r"Princess appears 2 times, but the classic deck"),
+        (
+            "Guard*2,Priest",
+            "Guard*9,Priest",
+            r"Guard appears 12 times, but the classic deck for 2 players holds 5",
+        ),
+        ("P2 Priest", "P2 -", r"hands: P2 holds 0 cards; it must hold 1"),
+        ("P2 Priest", "P2 Chancellor", r"the classic deck for 2 players has none"),
+        ("d:Prince", "d:Prince*99", r"CARD\*N with N in 1..32"),
+        ("| up", "| up King | up", r"expected 4 sections after the 2 seats"),
+        ("t0 | P2", "t0 xyz | P2", r"\(P1\): unexpected 'xyz'"),
+        ("jester", "jester", r""),
+    ],
+)
+def test_bad_notation_names_the_field(old: str, new: str, message: str) -> None:
+    text = EXAMPLES[0].replace(old, new, 1)
+    if text == EXAMPLES[0]:
+        text = EXAMPLES[0].replace("start:P1", "start:P1 jester:P1")
+    with pytest.raises(MalformedInput, match=message or "jester"):
+        parse_position(text)
+
+
+def test_errors_give_the_column() -> None:
+    text = EXAMPLES[0].replace("P2 Priest", "P2 Prnce")
+    with pytest.raises(MalformedInput) as err:
+        parse_position(text)
+    col = int(re.search(r"column (\d+)", str(err.value)).group(1))  # type: ignore[union-attr]
+    assert text[col - 1 :].startswith("Prnce")
+
+
+def test_too_few_sections() -> None:
+    with pytest.raises(MalformedInput, match="sections"):
+        parse_position("classic | P1 Guard")
+
+
+def _mutate(text: str, edits: list[tuple[int, int, str]]) -> str:
+    for kind, where, char in edits:
+        i = where % (len(text) + 1)
+        if kind == 0:
+            text = text[:i] + char + text[i:]
+        elif kind == 1:
+            text = text[:i] + text[i + 1 :]
+        else:
+            text = text[:i] + char + text[i + 1 :]
+    return text
+
+
+ALPHABET = st.sampled_from(list("|/:,*?-=> Pp0123456789dtr") + ["Guard", "x", "\n", "é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    base=st.sampled_from(EXAMPLES),
+    edits=st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 400), ALPHABET), min_size=1, max_size=6
+    ),
+)
+def test_fuzz_mutated_strings_raise_only_malformed_input(
+    base: str, edits: list[tuple[int, int, str]]
+) -> None:
+    text = _mutate(base, edits)
+    try:
+        s = parse_position(text)
+    except MalformedInput:
+        return
+    assert parse_position(format_position(s)) == s
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=200))
+def test_fuzz_random_strings_raise_only_malformed_input(text: str) -> None:
+    with contextlib.suppress(MalformedInput):
+        parse_position(text)
+
+
+def test_phase_at_round_over_round_trips_with_winners() -> None:
+    for s in walk("z2019", 4, 3, 400):
+        if s.phase is Phase.ROUND_OVER:
+            text = format_position(s)
+            assert "won:" in text or "next:" in text
+            assert parse_position(text) == position_of(s)
+            break
+    else:  # pragma: no cover
+        pytest.fail("no round ended")
+
+
+def test_position_accepts_a_jester_self_bet_under_jester_self() -> None:
+    """D15: under ``jester_self = true`` (bga-help) a Jester's player may bet on itself."""
+    from loveformal.position import position
+    from loveformal.rulebook import make_ruleset as rs
+
+    r = rs("bga-help")
+    position(
+        r,
+        players=5,
+        turn=0,
+        hands={
+            0: (Card_.GUARD, Card_.PRIEST),
+            1: (Card_.BARON,),
+            2: (Card_.KING,),
+            3: (Card_.COUNT,),
+            4: (Card_.HANDMAID,),
+        },
+        deck=(Card_.PRINCE,),
+        set_aside=Card_.PRINCESS,
+        jester=(1, 1),
+    )
+    with pytest.raises(MalformedInput, match="cannot bet on itself"):
+        position(
+            rs("premium"),
+            players=5,
+            turn=0,
+            hands={
+                0: (Card_.GUARD, Card_.PRIEST),
+                1: (Card_.BARON,),
+                2: (Card_.KING,),
+                3: (Card_.COUNT,),
+                4: (Card_.HANDMAID,),
+            },
+            deck=(Card_.PRINCE,),
+            set_aside=Card_.PRINCESS,
+            jester=(1, 1),
+        )
