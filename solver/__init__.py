@@ -1,1 +1,42 @@
-"""placeholder"""
+"""Game-agnostic exact solving of extensive-form games.
+
+* :mod:`.efg` — build a game once (chance / decision / terminal nodes, exact probabilities and
+  utilities, information sets, optional DAG sharing) into frozen arrays with per-player
+  sequences; perfect recall is checked.
+* :mod:`.seqform` — the sequence-form LP of a two-player zero-sum game (HiGHS): value and
+  both players' behaviour strategies.
+* :mod:`.certify` — exact (``Fraction``) expected values, best responses, NashConv,
+  exploitability and the value bracket of any profile.
+* :mod:`.expectimax` — exact N-player evaluation and information-set best response.
+* :mod:`.pimc` — the determinized (perfect-information) comparison value.
+* :mod:`.graph` — networkx / GraphML export.
+"""
+
+from .certify import Certificate, certify
+from .efg import CHANCE, DECISION, TERMINAL, Game, GameBuilder, GameSizes, Infoset, NodeKind
+from .expectimax import BestResponse, Policy, best_response, evaluate, exact_policy
+from .pimc import Determinized, determinized_value
+from .seqform import Solution, Strategy, solve
+
+__all__ = [
+    "CHANCE",
+    "DECISION",
+    "TERMINAL",
+    "BestResponse",
+    "Certificate",
+    "Determinized",
+    "Game",
+    "GameBuilder",
+    "GameSizes",
+    "Infoset",
+    "NodeKind",
+    "Policy",
+    "Solution",
+    "Strategy",
+    "best_response",
+    "certify",
+    "determinized_value",
+    "evaluate",
+    "exact_policy",
+    "solve",
+]

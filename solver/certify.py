@@ -1,0 +1,88 @@
+"""Exact certification of a strategy profile.
+
+Given a game and a behaviour profile ``σ = (σ_0, …, σ_{n-1})`` (floats or Fractions), the
+profile is first made exact: each float ``p`` becomes ``Fraction(p).limit_denominator(10**9)``
+and each infoset's probabilities are divided by their sum, so they sum to exactly 1 (see
+:func:`loveformal.solver.expectimax.exact_policy`). Everything below is then computed in
+rational arithmetic for *that* exact profile — the certificate is a statement about the
+rounded profile, which it also returns.
+
+* ``expected_values[i] = u_i(σ)``;
+* ``best_response_values[i] = BR_i = max_{x_i} u_i(x_i, σ_{-i})``, the information-set
+  respecting best response (see :mod:`loveformal.solver.expectimax`);
+* ``gains[i] = BR_i − u_i(σ) ≥ 0``; ``nash_conv = Σ_i gains[i]`` (0 iff σ is a Nash
+  equilibrium);
+* ``exploitability = nash_conv / n`` — the mean gain. For two-player zero-sum games this is
+  OpenSpiel's convention, ``(BR_0(σ_1) + BR_1(σ_0)) / 2``, half the width of the value
+  bracket;
+* ``value_bracket`` (two-player zero-sum games only), in player 0's utility:
+  ``[−BR_1(σ_0), BR_0(σ_1)]``. σ_0 guarantees player 0 at least ``min_y u_0(σ_0, y) =
+  −BR_1(σ_0)`` and σ_1 holds player 0 to at most ``BR_0(σ_1)``, so the game value lies in
+  the bracket; when it is a single point the profile is an exact equilibrium and that point
+  is the exact game value.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .efg import Game
+from .expectimax import Policy, _as_mapping, _best_response, _exact_profile, _values
+
+__all__ = ["Certificate", "certify"]
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The exact figures of :func:`certify` (see the module docstring)."""
+
+    expected_values: tuple[Fraction, ...]
+    best_response_values: tuple[Fraction, ...]
+    best_responses: tuple[dict[Hashable, Hashable], ...]
+    """Per player: a pure best response, infoset key -> action label."""
+    gains: tuple[Fraction, ...]
+    nash_conv: Fraction
+    exploitability: Fraction
+    """``nash_conv / num_players``."""
+    value_bracket: tuple[Fraction, Fraction] | None
+    """``[−BR_1(σ_0), BR_0(σ_1)]`` for two-player zero-sum games, else None."""
+    profile: tuple[dict[Hashable, dict[Hashable, Fraction]], ...]
+    """The exact (rounded, renormalised) profile that was certified."""
+    seconds: float
+
+    @property
+    def is_equilibrium(self) -> bool:
+        return self.nash_conv == 0
+
+
+def certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Certificate:
+    """Certify ``profile`` (one policy per player) on ``game`` exactly."""
+    start = time.perf_counter()
+    table = _exact_profile(game, _as_mapping(profile))
+    values = _values(game, table)[0]
+    responses = [_best_response(game, p, table) for p in range(game.num_players)]
+    br_values = tuple(r.value for r in responses)
+    gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
+    nash_conv = sum(gains, Fraction(0))
+    bracket: tuple[Fraction, Fraction] | None = None
+    if game.num_players == 2 and game.is_zero_sum():
+        bracket = (-br_values[1], br_values[0])
+    exact: list[dict[Hashable, dict[Hashable, Fraction]]] = [{} for _ in range(game.num_players)]
+    for info in game.infosets:
+        probs = table[info.index]
+        assert probs is not None
+        exact[info.player][info.key] = dict(zip(info.actions, probs, strict=True))
+    return Certificate(
+        expected_values=values,
+        best_response_values=br_values,
+        best_responses=tuple(r.strategy for r in responses),
+        gains=gains,
+        nash_conv=nash_conv,
+        exploitability=nash_conv / game.num_players,
+        value_bracket=bracket,
+        profile=tuple(exact),
+        seconds=time.perf_counter() - start,
+    )

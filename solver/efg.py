@@ -1,0 +1,545 @@
+"""Extensive-form games, built once and frozen into arrays.
+
+A game is a rooted directed acyclic graph of *nodes* of three kinds:
+
+* **chance** — outcomes ``(label, probability, child)`` with exact ``Fraction`` probabilities,
+  each > 0, summing to exactly 1, labels distinct. Identical outcomes should be merged by the
+  caller into one outcome carrying the summed probability;
+* **decision** — an acting ``player`` (0-based), an information-set key (any hashable; keys
+  are namespaced per player, so players 0 and 1 may both use the key ``"x"``), and labelled
+  actions ``(label, child)``. Every node of an information set must offer the same *set* of
+  labels; the order of the first node seen is the infoset's canonical order and the children
+  of later nodes are re-ordered to match;
+* **terminal** — one exact utility per player.
+
+Building is bottom-up: :class:`GameBuilder` methods create a node from already created
+children and return its id; :meth:`GameBuilder.build` freezes the part reachable from a root
+into a :class:`Game`. A recursive walk of any rules engine fits this directly::
+
+    def walk(state):
+        if is_terminal(state): return b.terminal(returns(state))
+        if is chance: return b.chance([(o, p, walk(apply(state, o))) for o, p in outcomes])
+        return b.decision(player, infoset_key, [(a, walk(apply(state, a))) for a in actions])
+
+**Transpositions (DAG sharing).** A node may be the child of several parents: pass the same
+child id twice, or give nodes a ``key`` and ask :meth:`GameBuilder.find` before expanding a
+state again (creating a node under an existing key returns the existing id when the content
+is identical and raises ``ValueError`` otherwise). Sharing is only sound for the sequence form
+if every path to a shared node carries the same *own action sequence* for every player, so
+:meth:`GameBuilder.build` checks exactly that and raises ``ValueError`` otherwise. In practice
+this permits merging histories that differ only in chance events (e.g. two dealing orders that
+reach the same state), not histories in which some player acted differently — those reach
+different sequence-form leaves even when the resulting positions coincide.
+
+**Sequences and perfect recall.** Player ``p``'s sequences are the empty sequence (index 0)
+plus one sequence per (infoset of ``p``, action), numbered ``infoset.first_sequence + a``.
+The *own sequence* of ``p`` at a node is the last (infoset, action) of ``p`` on the path to it.
+The game has perfect recall iff all nodes of each infoset share the acting player's own
+sequence (which is then the infoset's ``parent_sequence``); by induction this fixes each
+player's entire own history of (infoset, action) pairs, and it also excludes absent-mindedness
+(an infoset met twice on one path). ``build`` checks this and raises ``ValueError`` naming the
+infoset and the two conflicting sequences.
+
+**Numbering.** In a built game node 0 is the root and every parent has a smaller id than its
+children (a topological order); infosets are numbered by their first node in that order, so
+the infoset owning a sequence always has a smaller index than the infosets that follow it.
+Edges are stored in CSR form: the edges of node ``n`` are ``child_start[n]:child_start[n+1]``,
+in action (or outcome) order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "CHANCE",
+    "DECISION",
+    "TERMINAL",
+    "Game",
+    "GameBuilder",
+    "GameSizes",
+    "Infoset",
+    "NodeKind",
+]
+
+
+class NodeKind(IntEnum):
+    """The kind of a node, as stored in :attr:`Game.kind`."""
+
+    CHANCE = 0
+    DECISION = 1
+    TERMINAL = 2
+
+
+CHANCE = NodeKind.CHANCE
+DECISION = NodeKind.DECISION
+TERMINAL = NodeKind.TERMINAL
+
+IntArray = npt.NDArray[np.int32]
+FloatArray = npt.NDArray[np.float64]
+
+
+def _exact(value: object, what: str) -> Fraction:
+    """An exact rational from an ``int`` or ``Fraction``; floats are refused (not exact)."""
+    if isinstance(value, bool) or not isinstance(value, int | Fraction):
+        raise TypeError(f"{what} must be an int or fractions.Fraction, got {value!r}")
+    return Fraction(value)
+
+
+@dataclass(frozen=True, eq=False)
+class Infoset:
+    """One information set of a built :class:`Game`."""
+
+    index: int
+    """Position in :attr:`Game.infosets` (global over all players)."""
+    player: int
+    """The acting player."""
+    key: Hashable
+    """The caller's key (unique per player)."""
+    actions: tuple[Hashable, ...]
+    """Action labels in canonical order; action index ``a`` is ``actions[a]``."""
+    nodes: tuple[int, ...]
+    """The decision nodes in this infoset, ascending."""
+    parent_sequence: int
+    """The acting player's own sequence at every node of the infoset (0 = empty)."""
+    first_sequence: int
+    """Sequence index of action 0; action ``a`` is sequence ``first_sequence + a``."""
+
+
+@dataclass(frozen=True)
+class GameSizes:
+    """Size figures of a built game."""
+
+    nodes: int
+    """Histories (nodes of the DAG; shared subtrees count once)."""
+    terminals: int
+    edges: int
+    infosets: tuple[int, ...]
+    """Per player."""
+    sequences: tuple[int, ...]
+    """Per player, including the empty sequence."""
+    deals: int
+    """Chance outcomes at the root (1 when the root is not a chance node)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """A frozen extensive-form game (see the module docstring for the conventions).
+
+    All arrays are read-only. Node arrays have length :attr:`num_nodes`; edge arrays have
+    length :attr:`num_edges`.
+    """
+
+    num_players: int
+    kind: npt.NDArray[np.int8]
+    """:class:`NodeKind` per node."""
+    player: IntArray
+    """Acting player at decision nodes, -1 elsewhere."""
+    infoset: IntArray
+    """Index into :attr:`infosets` at decision nodes, -1 elsewhere."""
+    parent: IntArray
+    """First parent (smallest id) per node; -1 at the root."""
+    action: IntArray
+    """Action / outcome index on the edge from :attr:`parent`; -1 at the root."""
+    num_parents: IntArray
+    """In-degree per node (> 1 only where subtrees are shared)."""
+    child_start: npt.NDArray[np.int64]
+    """CSR offsets: the edges of node ``n`` are ``child_start[n]:child_start[n + 1]``."""
+    edge_child: IntArray
+    edge_label: tuple[Hashable, ...]
+    """Action label (decision) or outcome label (chance) per edge."""
+    edge_prob: FloatArray
+    """Chance probability per edge as float; NaN on decision edges."""
+    edge_prob_exact: tuple[Fraction | None, ...]
+    """Chance probability per edge, exact; None on decision edges."""
+    utility: FloatArray
+    """Shape (num_nodes, num_players); zero at non-terminal nodes."""
+    utility_exact: tuple[tuple[Fraction, ...] | None, ...]
+    """Exact utilities per node; None at non-terminal nodes."""
+    infosets: tuple[Infoset, ...]
+    own_sequence: IntArray
+    """Shape (num_nodes, num_players): each player's own sequence at each node."""
+    sequence_infoset: tuple[IntArray, ...]
+    """Per player: owning infoset of each sequence (-1 for the empty sequence)."""
+    sequence_action: tuple[IntArray, ...]
+    """Per player: action index of each sequence (-1 for the empty sequence)."""
+    node_key: tuple[Hashable, ...]
+    """The builder key of each node (None where none was given)."""
+
+    @property
+    def num_nodes(self) -> int:
+        return int(self.kind.shape[0])
+
+    @property
+    def num_edges(self) -> int:
+        return int(self.edge_child.shape[0])
+
+    def edges(self, node: int) -> range:
+        """Edge indices of ``node``, in action / outcome order."""
+        return range(int(self.child_start[node]), int(self.child_start[node + 1]))
+
+    def children(self, node: int) -> list[int]:
+        return [int(self.edge_child[e]) for e in self.edges(node)]
+
+    def infosets_of(self, player: int) -> tuple[Infoset, ...]:
+        """Player ``player``'s infosets, in index order."""
+        return tuple(i for i in self.infosets if i.player == player)
+
+    def infoset_index(self, player: int, key: Hashable) -> int:
+        """Index of player ``player``'s infoset with key ``key``; ``KeyError`` if absent."""
+        found = self._lookup.get((player, key))
+        if found is None:
+            raise KeyError(f"player {player} has no information set {key!r}")
+        return found
+
+    @property
+    def _lookup(self) -> dict[tuple[int, Hashable], int]:
+        cache: dict[tuple[int, Hashable], int] | None = self.__dict__.get("_lookup_cache")
+        if cache is None:
+            cache = {(i.player, i.key): i.index for i in self.infosets}
+            object.__setattr__(self, "_lookup_cache", cache)
+        return cache
+
+    def num_sequences(self, player: int) -> int:
+        return int(self.sequence_infoset[player].shape[0])
+
+    def describe_sequence(self, player: int, sequence: int) -> str:
+        """Human-readable name of a sequence: ``∅`` or ``infoset-key:action``."""
+        if sequence == 0:
+            return "∅"
+        info = self.infosets[int(self.sequence_infoset[player][sequence])]
+        action = info.actions[int(self.sequence_action[player][sequence])]
+        return f"{info.key!r}:{action!r}"
+
+    def sizes(self) -> GameSizes:
+        root_deals = len(self.edges(0)) if self.kind[0] == CHANCE else 1
+        return GameSizes(
+            nodes=self.num_nodes,
+            terminals=int(np.count_nonzero(self.kind == TERMINAL)),
+            edges=self.num_edges,
+            infosets=tuple(len(self.infosets_of(p)) for p in range(self.num_players)),
+            sequences=tuple(self.num_sequences(p) for p in range(self.num_players)),
+            deals=root_deals,
+        )
+
+    def is_zero_sum(self) -> bool:
+        """Exactly zero-sum at every terminal."""
+        return all(u is None or sum(u) == 0 for u in self.utility_exact)
+
+    def chance_reach(self) -> FloatArray:
+        """Per node: total probability of the chance events on the paths to it (float)."""
+        reach = np.zeros(self.num_nodes, dtype=np.float64)
+        reach[0] = 1.0
+        kinds = self.kind.tolist()
+        starts = self.child_start.tolist()
+        children = self.edge_child.tolist()
+        probs = self.edge_prob.tolist()
+        out = reach.tolist()
+        for n in range(self.num_nodes):
+            r = out[n]
+            chance = kinds[n] == CHANCE
+            for e in range(starts[n], starts[n + 1]):
+                out[children[e]] += r * probs[e] if chance else r
+        return np.asarray(out, dtype=np.float64)
+
+    def chance_reach_exact(self) -> list[Fraction]:
+        """As :meth:`chance_reach`, in exact arithmetic."""
+        out = [Fraction(0)] * self.num_nodes
+        out[0] = Fraction(1)
+        starts = self.child_start.tolist()
+        children = self.edge_child.tolist()
+        for n in range(self.num_nodes):
+            r = out[n]
+            for e in range(starts[n], starts[n + 1]):
+                p = self.edge_prob_exact[e]
+                out[children[e]] += r if p is None else r * p
+        return out
+
+
+@dataclass(frozen=True)
+class _Node:
+    kind: NodeKind
+    player: int
+    infoset: Hashable
+    labels: tuple[Hashable, ...]
+    children: tuple[int, ...]
+    probs: tuple[Fraction, ...]
+    utility: tuple[Fraction, ...]
+    key: Hashable
+
+
+class GameBuilder:
+    """Bottom-up builder of a :class:`Game` (see the module docstring)."""
+
+    def __init__(self, num_players: int) -> None:
+        if isinstance(num_players, bool) or not isinstance(num_players, int) or num_players < 1:
+            raise ValueError(f"num_players must be a positive int, got {num_players!r}")
+        self.num_players = num_players
+        self._nodes: list[_Node] = []
+        self._keys: dict[Hashable, int] = {}
+        self._actions: dict[tuple[int, Hashable], tuple[Hashable, ...]] = {}
+
+    def __len__(self) -> int:
+        """Nodes created so far (reachable or not)."""
+        return len(self._nodes)
+
+    def find(self, key: Hashable) -> int | None:
+        """The id of the node created under ``key``, or None."""
+        return self._keys.get(key)
+
+    def terminal(self, utilities: Sequence[Fraction | int], *, key: Hashable = None) -> int:
+        """A terminal node with one exact utility per player."""
+        if len(utilities) != self.num_players:
+            raise ValueError(
+                f"terminal needs {self.num_players} utilities (one per player), "
+                f"got {len(utilities)}: {utilities!r}"
+            )
+        utility = tuple(_exact(u, f"utility of player {i}") for i, u in enumerate(utilities))
+        return self._add(_Node(TERMINAL, -1, None, (), (), (), utility, key))
+
+    def chance(
+        self, outcomes: Sequence[tuple[Hashable, Fraction | int, int]], *, key: Hashable = None
+    ) -> int:
+        """A chance node from ``(label, probability, child)`` outcomes."""
+        if not outcomes:
+            raise ValueError("a chance node needs at least one outcome")
+        labels = tuple(label for label, _, _ in outcomes)
+        self._distinct(labels, "chance outcome")
+        probs = tuple(_exact(p, f"probability of outcome {lab!r}") for lab, p, _ in outcomes)
+        for label, p in zip(labels, probs, strict=True):
+            if p <= 0:
+                raise ValueError(f"chance outcome {label!r} has probability {p} (must be > 0)")
+        total = sum(probs, Fraction(0))
+        if total != 1:
+            raise ValueError(f"chance probabilities sum to {total}, not 1 (outcomes {labels!r})")
+        children = tuple(self._child(c) for _, _, c in outcomes)
+        return self._add(_Node(CHANCE, -1, None, labels, children, probs, (), key))
+
+    def decision(
+        self,
+        player: int,
+        infoset: Hashable,
+        actions: Sequence[tuple[Hashable, int]],
+        *,
+        key: Hashable = None,
+    ) -> int:
+        """A decision node of ``player`` in information set ``infoset``."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise TypeError(f"player must be an int, got {player!r}")
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"player {player} out of range 0..{self.num_players - 1}")
+        if not actions:
+            raise ValueError(f"decision node in infoset {infoset!r} needs at least one action")
+        labels = tuple(label for label, _ in actions)
+        self._distinct(labels, f"action in infoset {infoset!r}")
+        children = tuple(self._child(c) for _, c in actions)
+        canonical = self._actions.setdefault((player, infoset), labels)
+        if canonical != labels:
+            if set(canonical) != set(labels):
+                raise ValueError(
+                    f"information set {infoset!r} of player {player} has actions "
+                    f"{list(canonical)!r} at one node and {list(labels)!r} at another"
+                )
+            by_label = dict(zip(labels, children, strict=True))
+            labels, children = canonical, tuple(by_label[a] for a in canonical)
+        return self._add(_Node(DECISION, player, infoset, labels, children, (), (), key))
+
+    def _distinct(self, labels: tuple[Hashable, ...], what: str) -> None:
+        if len(set(labels)) != len(labels):
+            dupes = sorted({repr(x) for x in labels if labels.count(x) > 1})
+            raise ValueError(f"duplicate {what} labels: {', '.join(dupes)}")
+
+    def _child(self, child: int) -> int:
+        if isinstance(child, bool) or not isinstance(child, int):
+            raise TypeError(f"child must be a node id (int) from this builder, got {child!r}")
+        if not 0 <= child < len(self._nodes):
+            raise ValueError(f"child {child} is not a node of this builder")
+        return child
+
+    def _add(self, node: _Node) -> int:
+        if node.key is not None:
+            existing = self._keys.get(node.key)
+            if existing is not None:
+                if self._nodes[existing] != node:
+                    raise ValueError(
+                        f"node key {node.key!r} already names a different node ({existing})"
+                    )
+                return existing
+            self._keys[node.key] = len(self._nodes)
+        self._nodes.append(node)
+        return len(self._nodes) - 1
+
+    def build(self, root: int) -> Game:
+        """Freeze the game reachable from ``root``; checks perfect recall and sharing."""
+        root = self._child(root)
+        reachable = [False] * len(self._nodes)
+        reachable[root] = True
+        # Children always have smaller builder ids than their parents, so one descending
+        # sweep marks everything reachable and the descending order is topological.
+        for i in range(root, -1, -1):
+            if reachable[i]:
+                for c in self._nodes[i].children:
+                    reachable[c] = True
+        order = [i for i in range(root, -1, -1) if reachable[i]]
+        new_id = {old: new for new, old in enumerate(order)}
+        nodes = [self._nodes[old] for old in order]
+        n_nodes, n_players = len(nodes), self.num_players
+
+        infoset = [-1] * n_nodes
+        parent = [-1] * n_nodes
+        action = [-1] * n_nodes
+        num_parents = [0] * n_nodes
+        child_start = [0] * (n_nodes + 1)
+        edge_child: list[int] = []
+        edge_label: list[Hashable] = []
+        edge_prob_exact: list[Fraction | None] = []
+        utility_exact: list[tuple[Fraction, ...] | None] = [None] * n_nodes
+        own: list[tuple[int, ...]] = [()] * n_nodes
+        own[0] = (0,) * n_players
+
+        info_index: dict[tuple[int, Hashable], int] = {}
+        info_player: list[int] = []
+        info_key: list[Hashable] = []
+        info_nodes: list[list[int]] = []
+        info_parent: list[int] = []
+        info_first: list[int] = []
+        seq_infoset: list[list[int]] = [[-1] for _ in range(n_players)]
+        seq_action: list[list[int]] = [[-1] for _ in range(n_players)]
+
+        def describe(p: int, seq: int) -> str:
+            if seq == 0:
+                return "∅ (no action yet)"
+            i = seq_infoset[p][seq]
+            label = self._actions[(p, info_key[i])][seq_action[p][seq]]
+            return f"{info_key[i]!r}:{label!r}"
+
+        for n, nd in enumerate(nodes):
+            child_start[n] = len(edge_child)
+            seqs = own[n]
+            if nd.kind == TERMINAL:
+                utility_exact[n] = nd.utility
+                continue
+            acting = -1
+            first = 0
+            if nd.kind == DECISION:
+                acting = nd.player
+                ident = (nd.player, nd.infoset)
+                idx = info_index.get(ident)
+                if idx is None:
+                    idx = len(info_player)
+                    info_index[ident] = idx
+                    info_player.append(nd.player)
+                    info_key.append(nd.infoset)
+                    info_nodes.append([])
+                    info_parent.append(seqs[acting])
+                    info_first.append(len(seq_infoset[acting]))
+                    seq_infoset[acting].extend([idx] * len(nd.labels))
+                    seq_action[acting].extend(range(len(nd.labels)))
+                elif info_parent[idx] != seqs[acting]:
+                    other = info_nodes[idx][0]
+                    raise ValueError(
+                        f"information set {nd.infoset!r} of player {acting} violates perfect "
+                        f"recall: node {other} is reached after the player's own sequence "
+                        f"{describe(acting, info_parent[idx])} "
+                        f"but node {n} after "
+                        f"{describe(acting, seqs[acting])}"
+                    )
+                infoset[n] = idx
+                info_nodes[idx].append(n)
+                first = info_first[idx]
+            for a, (label, old_child) in enumerate(zip(nd.labels, nd.children, strict=True)):
+                c = new_id[old_child]
+                edge_child.append(c)
+                edge_label.append(label)
+                edge_prob_exact.append(nd.probs[a] if nd.kind == CHANCE else None)
+                child_seqs = seqs
+                if acting >= 0:
+                    child_seqs = (*seqs[:acting], first + a, *seqs[acting + 1 :])
+                if num_parents[c] == 0:
+                    parent[c], action[c] = n, a
+                    own[c] = child_seqs
+                elif own[c] != child_seqs:
+                    p = next(i for i in range(n_players) if own[c][i] != child_seqs[i])
+                    raise ValueError(
+                        f"shared node {c} (key {nodes[c].key!r}) is reached with different "
+                        f"own sequences of player {p}: "
+                        f"{describe(p, own[c][p])} via node "
+                        f"{parent[c]} and "
+                        f"{describe(p, child_seqs[p])} via "
+                        f"node {n}; only histories that differ in chance events may be merged"
+                    )
+                num_parents[c] += 1
+        child_start[n_nodes] = len(edge_child)
+
+        infosets = tuple(
+            Infoset(
+                index=i,
+                player=info_player[i],
+                key=info_key[i],
+                actions=self._actions[(info_player[i], info_key[i])],
+                nodes=tuple(info_nodes[i]),
+                parent_sequence=info_parent[i],
+                first_sequence=info_first[i],
+            )
+            for i in range(len(info_player))
+        )
+        edge_prob = np.array(
+            [np.nan if p is None else float(p) for p in edge_prob_exact], dtype=np.float64
+        )
+        utility = np.zeros((n_nodes, n_players), dtype=np.float64)
+        for n, u in enumerate(utility_exact):
+            if u is not None:
+                utility[n] = [float(x) for x in u]
+        kind = np.array([int(nd.kind) for nd in nodes], dtype=np.int8)
+        player = np.array([nd.player for nd in nodes], dtype=np.int32)
+        infoset_arr = np.array(infoset, dtype=np.int32)
+        parent_arr = np.array(parent, dtype=np.int32)
+        action_arr = np.array(action, dtype=np.int32)
+        num_parents_arr = np.array(num_parents, dtype=np.int32)
+        child_start_arr = np.array(child_start, dtype=np.int64)
+        edges = np.array(edge_child, dtype=np.int32)
+        own_arr = np.array(own, dtype=np.int32).reshape(n_nodes, n_players)
+        arrays: list[npt.NDArray[np.generic]] = [
+            kind,
+            player,
+            infoset_arr,
+            parent_arr,
+            action_arr,
+            num_parents_arr,
+            child_start_arr,
+            edges,
+            edge_prob,
+            utility,
+            own_arr,
+        ]
+        seq_inf = tuple(np.array(s, dtype=np.int32) for s in seq_infoset)
+        seq_act = tuple(np.array(s, dtype=np.int32) for s in seq_action)
+        for arr in [*arrays, *seq_inf, *seq_act]:
+            arr.flags.writeable = False
+        return Game(
+            num_players=n_players,
+            kind=kind,
+            player=player,
+            infoset=infoset_arr,
+            parent=parent_arr,
+            action=action_arr,
+            num_parents=num_parents_arr,
+            child_start=child_start_arr,
+            edge_child=edges,
+            edge_label=tuple(edge_label),
+            edge_prob=edge_prob,
+            edge_prob_exact=tuple(edge_prob_exact),
+            utility=utility,
+            utility_exact=tuple(utility_exact),
+            infosets=infosets,
+            own_sequence=own_arr,
+            sequence_infoset=seq_inf,
+            sequence_action=seq_act,
+            node_key=tuple(nd.key for nd in nodes),
+        )
