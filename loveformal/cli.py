@@ -206,6 +206,9 @@ def _mount_optional_apps() -> None:
 
 _mount_optional_apps()
 importlib.import_module("loveformal.compare").register(app)  # loveformal compare
+importlib.import_module("loveformal.proofs.cli").register(app)  # loveformal prove
+importlib.import_module("loveformal.simulate").register(app)  # loveformal simulate
+importlib.import_module("loveformal.play").register(app)  # loveformal play
 
 
 # ----------------------------------------------------------------------------------------------
@@ -618,6 +621,47 @@ def _scenarios_section(cfg: VerifyConfig, reporter: Reporter) -> SectionResult:
         failures[:MAX_SHOWN],
         failed,
         f"{len(files)} scenario files, {checks} checks (scenario × ruleset) in {folder}",
+    )
+
+
+@section("proofs")
+def _proofs_section(cfg: VerifyConfig, reporter: Reporter) -> SectionResult:
+    """The Z3 proof obligations, fast tier (``loveformal prove --all`` runs the full set): one
+    row per preset and player count; any obligation not proved is a failure."""
+    from collections import Counter
+
+    from loveformal.proofs.obligations import ObligationResult
+    from loveformal.proofs.report import configurations, prove
+
+    columns = ("preset", "players", "obligations", "proved", "not proved", "status")
+    pairs = [(p, n) for p, n in configurations(None, "fast") if p in cfg.presets]
+    if not pairs:
+        return SectionResult("SKIP", columns, note="no modelled preset selected")
+    reporter.start("proofs", len(pairs))
+    rows: list[tuple[object, ...]] = []
+    failures: list[str] = []
+    by_preset: dict[str, list[ObligationResult]] = {}
+    try:
+        for preset, players in pairs:
+            if preset not in by_preset:
+                by_preset[preset] = prove(preset, "fast")
+            results = [r for r in by_preset[preset] if r.players == players]
+            counts = Counter(r.status for r in results)
+            bad = [r for r in results if r.status != "proved"]
+            failures.extend(f"{r.preset} {r.players}p {r.name}: {r.status}" for r in bad)
+            status = "FAIL" if bad or not results else "PASS"
+            rows.append((preset, players, len(results), counts["proved"], len(bad), status))
+            reporter.advance(1, f"proofs {preset} {players}p: {status}")
+    finally:
+        reporter.stop()
+    failed = sum(int(str(r[4])) for r in rows)
+    return SectionResult(
+        "FAIL" if failed or any(r[5] == "FAIL" for r in rows) else "PASS",
+        columns,
+        rows,
+        failures[:MAX_SHOWN],
+        failed,
+        "Z3 obligations, fast tier (loveformal prove --all for every preset)",
     )
 
 

@@ -136,7 +136,7 @@ BAD_INPUT = [
     (["verify", "--presets", "classic,premiun"], ["unknown preset 'premiun'"]),
     (["verify", "--players", "two"], ["--players", "'two'"]),
     (["verify", "--presets", "classic", "--players", "6"], ["no chosen preset allows"]),
-    (["verify", "--sections", "proofs"], ["unknown section 'proofs'"]),
+    (["verify", "--sections", "proof"], ["unknown section 'proof'"]),
 ]
 
 
