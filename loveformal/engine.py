@@ -164,10 +164,11 @@ def _seat(fields: tuple[object, ...]) -> Seat:
 def _new_round(state: State, starter: int) -> State:
     """Every card goes back into the deck, reshuffled; ``starter`` starts (R8: protection and
     all marks end with the round)."""
-    seats = tuple(Seat(tokens=s.tokens) for s in state.seats)
-    state = evolve(
+    seats = tuple([Seat((), (), False, False, s.tokens, False) for s in state.seats])
+    return evolve(
         state,
         seats=seats,
+        pile=fresh_pile(state),
         set_aside=None,
         face_up=(),
         phase=DEAL,
@@ -182,7 +183,6 @@ def _new_round(state: State, starter: int) -> State:
         next_starters=(),
         log=(),
     )
-    return evolve(state, pile=fresh_pile(state))
 
 
 # --------------------------------------------------------------------------- queries

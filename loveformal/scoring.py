@@ -41,8 +41,8 @@ def award_token(state: State, seat: int, reason: str, *, check_win: bool = True)
     you enough tokens to win the game, you win immediately" (PREMIUM card texts, R16, R18).
     """
     s = state.seats[seat]
-    seat_state = s._replace(tokens=s.tokens + 1)
-    state = with_seat(state, seat, seat_state, Event(K.TOKEN, seat=seat, note=reason))
+    seat_state = Seat(s.hand, s.discards, s.out, s.protected, s.tokens + 1, s.spied)
+    state = with_seat(state, seat, seat_state, Event(K.TOKEN, seat, None, None, (), None, reason))
     if check_win and seat_state.tokens >= threshold(state):
         return _game_over(state, (seat,))
     return state
@@ -189,13 +189,17 @@ def end_round(state: State, winners: tuple[int, ...], tied: tuple[int, ...]) -> 
     all the awards wins (R24, D23). The next round starts with the winner, or a random one of
     the tied winners (or of the tied seats when nobody won).
     """
+    won = tuple(Event(K.ROUND_WON, w) for w in winners)
     state = evolve(
-        state, round_winners=winners, pending_seat=None, chancellor_draws=0, sycophant=None
+        state,
+        round_winners=winners,
+        pending_seat=None,
+        chancellor_draws=0,
+        sycophant=None,
+        log=state.log + won,
     )
-    state = evolve(state, log=state.log + tuple(Event(K.ROUND_WON, seat=w) for w in winners))
     awards: list[tuple[int, str]] = [(w, "round win") for w in winners]
-    deck = state.rules.deck(state.players)
-    if deck.count(G.SPY):
+    if state.rules.deck(state.players).count(G.SPY):
         spies = [i for i in state.in_round() if state.seats[i].spied]
         if len(spies) == 1:
             awards.append((spies[0], "Spy"))
@@ -243,4 +247,4 @@ def end_turn(state: State) -> State:
 
 def fresh_pile(state: State) -> DrawPile:
     """Every card of the deck for this player count, shuffled (unknown order)."""
-    return DrawPile.shuffled(state.rules.deck(state.players).cards())
+    return DrawPile((), state.rules.deck(state.players).cards(), ())  # already in card order
