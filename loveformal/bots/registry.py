@@ -1,0 +1,32 @@
+"""Bots by name: ``random``, ``heuristic``, ``ismcts`` or ``ismcts:N`` (N iterations)."""
+
+from __future__ import annotations
+
+from loveformal.bots.base import Bot
+from loveformal.bots.heuristic import HeuristicBot
+from loveformal.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot
+from loveformal.bots.random_bot import RandomBot
+from loveformal.errors import MalformedInput
+
+__all__ = ["bot_names", "make_bot"]
+
+
+def bot_names() -> tuple[str, ...]:
+    """The bot names :func:`make_bot` accepts (``ismcts`` also as ``ismcts:N``)."""
+    return ("random", "heuristic", "ismcts")
+
+
+def make_bot(name: str) -> Bot:
+    """The bot called ``name``; :class:`MalformedInput` naming the known bots otherwise."""
+    base, _, arg = name.strip().lower().partition(":")
+    if base == "random" and not arg:
+        return RandomBot()
+    if base == "heuristic" and not arg:
+        return HeuristicBot()
+    if base == "ismcts":
+        if not arg:
+            return ISMCTSBot(DEFAULT_ITERATIONS)
+        if arg.isdigit() and int(arg) >= 1:
+            return ISMCTSBot(int(arg))
+        raise MalformedInput(f"bot {name!r}: expected ismcts:N with N >= 1 iterations")
+    raise MalformedInput(f"unknown bot {name!r} (known bots: random, heuristic, ismcts, ismcts:N)")

@@ -1,0 +1,188 @@
+"""Worlds consistent with one seat's observation (determinisation for search bots).
+
+:func:`sample_world` builds a concrete :class:`~loveformal.state.State` that the observing
+seat cannot tell from the real one (``observation(world, seat).key == obs.key``):
+
+* the seat's own hand, every discard pile, the face-up cards, the public flags and tokens
+  are copied from the observation;
+* cards the seat knows another seat holds (:attr:`Observation.known`) stay with that seat,
+  and the seat's own Chancellor returns stay at the bottom of the pile, in order;
+* every other card — the rest of the other hands, the draw pile and **the face-down
+  set-aside card** — is dealt uniformly from the unseen multiset (:func:`unseen_cards`).
+  The set-aside card is never taken from the real state: it is unknown to the seat and is
+  sampled like any unseen card (TAG's bug 1 in ``anchors.md`` conditioned every sampled
+  world on the true removed card).
+
+A uniform deal of the unseen cards gives every deal that fits the seen cards the same
+weight, which is the exact posterior of a shuffled deck given hard constraints. The one
+hard constraint that is not a seen card is a Guard's miss: the target did not hold the
+named card, and still does not as long as its hand has not changed (no draw, swap, discard
+or Chancellor return since). Worlds breaking such a constraint are rejected and redrawn
+(rejection sampling keeps the weights exact). Inferences that depend on how the opponents
+choose their moves are not modelled (no opponent model), nor public inferences from Baron
+comparisons between two other seats.
+
+Approximation: other seats' Chancellor returns that lie beneath the seat's own returns are
+sampled as unseen cards of the pile (their position under the seat's returns is dropped).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from loveformal import events as K
+from loveformal.cards import Card, sort_cards
+from loveformal.observation import Observation
+from loveformal.state import DrawPile, Seat, State
+
+__all__ = [
+    "MAX_TRIES",
+    "WorldSampler",
+    "excluded_cards",
+    "hidden_slots",
+    "sample_world",
+    "unseen_cards",
+]
+
+MAX_TRIES = 200
+"""Rejection-sampling attempts before the last sample is returned as it is."""
+
+
+def unseen_cards(obs: Observation) -> Counter[Card]:
+    """The cards the seat has not seen: the deck minus its hand, every discard pile, the
+    face-up cards, the cards it knows others hold and its own returns still in the pile."""
+    counts: Counter[Card] = Counter(obs.rules.deck(obs.players).cards())
+    seen: Counter[Card] = Counter(obs.hand)
+    for pile in obs.discards:
+        seen.update(pile)
+    seen.update(obs.face_up)
+    for i, cards in enumerate(obs.known):
+        if i != obs.seat:
+            seen.update(cards)
+    seen.update(obs.known_bottom)
+    counts.subtract(seen)
+    if any(n < 0 for n in counts.values()):
+        raise ValueError("the observation shows more copies of a card than the deck holds")
+    return +counts
+
+
+def hidden_slots(obs: Observation) -> tuple[tuple[int, ...], int, int]:
+    """Per seat the number of its cards the observer does not know, then the unknown cards
+    of the draw pile, then 1 if the set-aside card is still there (else 0)."""
+    hands = tuple(
+        0 if i == obs.seat else max(0, obs.hand_sizes[i] - len(obs.known[i]))
+        for i in range(obs.players)
+    )
+    return hands, obs.pile_size - len(obs.known_bottom), int(obs.set_aside_present)
+
+
+def excluded_cards(obs: Observation) -> dict[int, frozenset[Card]]:
+    """Per other seat: cards it cannot hold because a Guard named them and missed, while its
+    hand has not changed since."""
+    value = obs.rules.value
+    deck_kinds = obs.rules.deck(obs.players).kinds
+    out: dict[int, set[Card]] = {i: set() for i in range(obs.players)}
+    last_guard: tuple[int, Card | int] | None = None
+    for e in obs.events:
+        kind = e.kind
+        if kind is K.PLAYED:
+            last_guard = None
+            if e.card is Card.GUARD and e.other is not None and e.guess is not None:
+                last_guard = (e.other, e.guess)
+        elif kind is K.NO_EFFECT and e.note == "Guard missed" and last_guard is not None:
+            target, guess = last_guard
+            if isinstance(guess, Card):
+                out[target].add(guess)
+            else:
+                out[target].update(c for c in deck_kinds if value(c) == guess)
+            last_guard = None
+        elif kind in (K.DREW, K.DEALT, K.DISCARDED, K.RETURNED, K.KNOCKED_OUT):
+            if e.seat is not None:
+                out[e.seat].clear()
+        elif kind is K.SWAPPED:
+            for s in (e.seat, e.other):
+                if s is not None:
+                    out[s].clear()
+    out.pop(obs.seat, None)
+    return {i: frozenset(c) for i, c in out.items() if c}
+
+
+class WorldSampler:
+    """:func:`sample_world` for one observation, with its counting done once (search bots
+    sample many worlds from the same observation)."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.hands_n, self.pile_n, self.aside_n = hidden_slots(obs)
+        needed = sum(self.hands_n) + self.pile_n + self.aside_n
+        self.pool = sorted(unseen_cards(obs).elements(), key=lambda c: c.index)
+        if len(self.pool) < needed:
+            raise ValueError(
+                f"the observation hides {needed} cards but only {len(self.pool)} cards are unseen"
+            )
+        self.excluded = excluded_cards(obs)
+
+    def _deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card], Card | None]:
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        k = 0
+        dealt: list[list[Card]] = []
+        for n in self.hands_n:
+            dealt.append(pool[k : k + n])
+            k += n
+        pile = pool[k : k + self.pile_n]
+        k += self.pile_n
+        aside = pool[k] if self.aside_n else None
+        return dealt, pile, aside
+
+    def sample(self, rng: random.Random) -> State:
+        """One world (see :func:`sample_world`)."""
+        obs = self.obs
+        for _ in range(MAX_TRIES):
+            dealt, pile, aside = self._deal(rng)
+            if all(not (set(dealt[i]) & bad) for i, bad in self.excluded.items()):
+                break
+        seats: list[Seat] = []
+        for i in range(obs.players):
+            hand = obs.hand if i == obs.seat else sort_cards((*obs.known[i], *dealt[i]))
+            seats.append(
+                Seat(
+                    hand,
+                    obs.discards[i],
+                    obs.out[i],
+                    obs.protected[i],
+                    obs.tokens[i],
+                    obs.spied[i],
+                )
+            )
+        if pile:
+            draw_pile = DrawPile((), sort_cards(pile), obs.known_bottom)
+        else:
+            draw_pile = DrawPile(obs.known_bottom)
+        return State(
+            rules=obs.rules,
+            players=obs.players,
+            seats=tuple(seats),
+            pile=draw_pile,
+            set_aside=aside,
+            face_up=obs.face_up,
+            phase=obs.phase,
+            turn=obs.turn,
+            pending_seat=obs.pending_seat,
+            chancellor_draws=obs.chancellor_draws,
+            sycophant=obs.sycophant,
+            jester=obs.jester,
+            round=obs.round,
+            starter=obs.starter,
+            round_winners=obs.round_winners,
+            next_starters=obs.next_starters,
+            game_winners=obs.game_winners,
+            log=obs.events,
+        )
+
+
+def sample_world(obs: Observation, rng: random.Random) -> State:
+    """A state consistent with ``obs``, drawn uniformly among the deals of the unseen cards
+    that respect the seen cards and the Guard misses (see the module docstring)."""
+    return WorldSampler(obs).sample(rng)

@@ -1,0 +1,1 @@
+"""Adapters to other frameworks (optional extras): :mod:`loveformal.integrations.pettingzoo`."""

@@ -1,0 +1,240 @@
+"""``loveformal play``: a whole match in the terminal against bots.
+
+    loveformal play [--preset P] [--players N] [--bots heuristic,...] [--seat P1] [--seed S]
+
+Before each of your decisions the screen shows the events you saw since your last move
+(in the words of :func:`loveformal.observation.event_text`), your hand, each seat's discard
+pile, protection and tokens, the cards you know other seats hold
+(:func:`loveformal.knowledge.knows`, read through your observation), the unseen-card counts
+and the legal moves as a numbered list. Answer with a number, or with the compact move text
+of ``loveformal compare`` (``Guard@P2=Priest``), or ``hint`` (the heuristic bot's choice),
+``help`` or ``quit``. Input is read line by line, so a session can be piped in; at the end
+of the input the match is left with a message (exit status 0).
+
+The bots see only their own seats' observations (:func:`loveformal.bots.base.decide`).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated, TextIO
+
+import typer
+
+from loveformal.actions import Action
+from loveformal.bots.base import Bot, decide
+from loveformal.bots.heuristic import HeuristicBot
+from loveformal.bots.registry import make_bot
+from loveformal.bots.worlds import unseen_cards
+from loveformal.compare import format_move
+from loveformal.engine import apply, current_player, legal_actions, new_match
+from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.notation import card_list
+from loveformal.observation import Observation, event_text, observation
+from loveformal.rulebook import make_ruleset
+from loveformal.sampling import sample_chance
+from loveformal.scoring import threshold
+from loveformal.seats import parse_seat, seat_name
+from loveformal.state import CHANCE_PHASES, State
+
+__all__ = ["describe", "play_session", "register"]
+
+Echo = Callable[[str], None]
+
+
+def _norm(text: str) -> str:
+    return "".join(text.lower().split())
+
+
+def describe(obs: Observation, goal: int) -> list[str]:
+    """The human's view of the table, as lines."""
+    me = obs.seat
+    lines = [
+        f"== Round {obs.round}: {seat_name(me)} to decide "
+        f"(tokens: "
+        + ", ".join(f"{seat_name(i)} {t}" for i, t in enumerate(obs.tokens))
+        + f"; {goal} to win) =="
+    ]
+    lines.append(f"Your hand: {card_list(obs.hand, compress=False).replace('_', ' ')}")
+    for i in range(obs.players):
+        if i == me:
+            continue
+        flags = []
+        if obs.out[i]:
+            flags.append("OUT")
+        if obs.protected[i]:
+            flags.append("protected (Handmaid)")
+        if obs.spied[i]:
+            flags.append("played a Spy")
+        known = obs.known[i]
+        know = f"; you know they hold: {card_list(known).replace('_', ' ')}" if known else ""
+        lines.append(
+            f"{seat_name(i)}: {obs.hand_sizes[i]} card(s), discards: "
+            f"{card_list(obs.discards[i]).replace('_', ' ')}"
+            + (f" [{', '.join(flags)}]" if flags else "")
+            + know
+        )
+    my_flags = [x for x, on in (("protected", obs.protected[me]),) if on]
+    lines.append(
+        f"Your discards: {card_list(obs.discards[me]).replace('_', ' ')}"
+        + (f" [{', '.join(my_flags)}]" if my_flags else "")
+    )
+    extra = f"; face up: {card_list(obs.face_up).replace('_', ' ')}" if obs.face_up else ""
+    aside = "a face-down set-aside card" if obs.set_aside_present else "no set-aside card"
+    lines.append(f"Deck: {obs.pile_size} card(s); {aside}{extra}")
+    unseen = unseen_cards(obs)
+    lines.append(
+        "Unseen cards (not seen by you): "
+        + ", ".join(
+            f"{c.title} x{n}" for c, n in sorted(unseen.items(), key=lambda cn: cn[0].index)
+        )
+    )
+    return lines
+
+
+def _moves(legal: Sequence[Action]) -> list[str]:
+    return [f"  {i}. {a}   ({format_move(a)})" for i, a in enumerate(legal, 1)]
+
+
+def _read(stdin: TextIO, echo: Echo) -> str | None:
+    echo("> ")
+    line = stdin.readline()
+    if not line:
+        return None
+    return line.strip()
+
+
+def _choose(state: State, seat: int, stdin: TextIO, echo: Echo) -> Action | None:
+    legal = legal_actions(state)
+    obs = observation(state, seat)
+    for line in describe(obs, threshold(state)):
+        echo(line)
+    echo("Moves:")
+    for line in _moves(legal):
+        echo(line)
+    echo("Type a number, a move as shown in brackets, 'hint', 'help' or 'quit'.")
+    by_text = {_norm(format_move(a)): a for a in legal}
+    while True:
+        text = _read(stdin, echo)
+        if text is None:
+            return None
+        if not text:
+            continue
+        word = text.lower()
+        if word in ("quit", "exit", "q"):
+            return None
+        if word == "help":
+            echo("A number picks a move from the list; the text in brackets works too.")
+            echo("'hint' asks the heuristic bot; 'quit' leaves the match.")
+            continue
+        if word == "hint":
+            hint = HeuristicBot().act(obs, legal, random.Random(0))
+            echo(f"hint: {legal.index(hint) + 1}. {hint}")
+            continue
+        if text.isdigit():
+            k = int(text)
+            if 1 <= k <= len(legal):
+                return legal[k - 1]
+            echo(f"'{text}': choose a number from 1 to {len(legal)}")
+            continue
+        action = by_text.get(_norm(text))
+        if action is not None:
+            return action
+        echo(f"'{text}' is not one of the moves listed; type a number from 1 to {len(legal)}")
+
+
+def _narrate(state: State, seat: int, shown: int, echo: Echo) -> int:
+    events = observation(state, seat).events
+    for e in events[shown:]:
+        echo(f"  - {event_text(e)}")
+    return len(events)
+
+
+def play_session(
+    *,
+    preset: str,
+    players: int,
+    bots: Sequence[str],
+    seat: int,
+    seed: int,
+    stdin: TextIO,
+    echo: Echo,
+) -> bool:
+    """Play one match with a human at ``seat`` reading ``stdin``; True if it was finished,
+    False when the human left (quit or end of input)."""
+    rules = make_ruleset(preset)
+    try:
+        rules.deck(players)
+    except ValueError as e:
+        raise MalformedInput(f"--players {players}: {e}") from None
+    if not bots:
+        raise MalformedInput("--bots: give at least one bot")
+    seat_bots: dict[int, Bot] = {}
+    others = [s for s in range(players) if s != seat]
+    for k, s in enumerate(others):
+        seat_bots[s] = make_bot(bots[k % len(bots)])
+    rng = random.Random(seed)
+    state = new_match(rules, players, starter=0)
+    echo(
+        f"Love Letter ({preset}), {players} players; you are {seat_name(seat)}; "
+        + ", ".join(f"{seat_name(s)}: {b.name}" for s, b in seat_bots.items())
+    )
+    shown = 0
+    while not state.game_over:
+        if state.phase in CHANCE_PHASES:
+            if state.round_over:
+                shown = _narrate(state, seat, shown, echo)
+                won = ", ".join(seat_name(w) for w in state.round_winners) or "nobody"
+                echo(f"Round {state.round} is over: won by {won}.")
+                shown = 0
+            state = apply(state, sample_chance(state, rng))
+            continue
+        actor = current_player(state)
+        if actor == seat:
+            shown = _narrate(state, seat, shown, echo)
+            action = _choose(state, seat, stdin, echo)
+            if action is None:
+                echo("End of input: leaving the match (nothing is saved).")
+                return False
+        else:
+            action = decide(state, seat_bots[actor], rng)
+        state = apply(state, action)
+    _narrate(state, seat, shown, echo)
+    winners = ", ".join(seat_name(w) for w in state.game_winners)
+    you = " You win!" if seat in state.game_winners else ""
+    echo(f"The match is over: won by {winners}.{you}")
+    return True
+
+
+def play_command(
+    preset: Annotated[str, typer.Option(help="The preset (ruleset).")] = "classic",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 2,
+    bots: Annotated[
+        str, typer.Option(help="Comma-separated bots for the other seats (cycled).")
+    ] = "heuristic",
+    seat: Annotated[str, typer.Option(help="Your seat (P1, P2, ...).")] = "P1",
+    seed: Annotated[int, typer.Option(help="Seed of the shuffles and the bots.")] = 0,
+) -> None:
+    """Play a whole match in the terminal against bots (reads moves line by line)."""
+    try:
+        names = [b.strip() for b in bots.split(",") if b.strip()]
+        human = parse_seat(seat, players)
+        play_session(
+            preset=preset,
+            players=players,
+            bots=names,
+            seat=human,
+            seed=seed,
+            stdin=sys.stdin,
+            echo=typer.echo,
+        )
+    except (LoveformalError, ValueError) as e:
+        typer.echo(f"loveformal: error: {' '.join(str(e).split())}", err=True)
+        raise typer.Exit(2) from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``play`` command to ``app``."""
+    app.command("play")(play_command)

@@ -1,0 +1,94 @@
+"""Worlds sampled from an observation: consistent with it, and the set-aside card unknown
+(anchors.md bug 1: TAG's determinisations kept the true removed card)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from scipy.stats import chisquare
+
+from loveformal.actions import Play
+from loveformal.bots.worlds import WorldSampler, sample_world, unseen_cards
+from loveformal.cards import Card
+from loveformal.dealing import shuffled_deal
+from loveformal.engine import apply, current_player, legal_actions, new_match
+from loveformal.observation import observation
+from loveformal.rulebook import make_ruleset
+from loveformal.sampling import sample_chance
+from loveformal.state import Phase
+from tests.bots.helpers import decision_states
+from tests.support import pos
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"), [("classic", 2), ("classic", 4), ("z2019", 3), ("premium", 6)]
+)
+def test_sampled_worlds_have_the_same_observation(preset: str, players: int) -> None:
+    rng = random.Random(1)
+    for s in decision_states(preset, players, games=4, seed=2)[:15]:
+        seat = current_player(s)
+        obs = observation(s, seat)
+        for _ in range(3):
+            w = sample_world(obs, rng)
+            assert observation(w, seat).key == obs.key
+            assert legal_actions(w) == legal_actions(s)  # the seat's own options are the same
+            # card conservation: every card of the deck is in exactly one zone
+            zones: Counter[Card] = Counter(w.pile.cards())
+            zones.update(w.face_up)
+            if w.set_aside is not None:
+                zones[w.set_aside] += 1
+            for seat_ in w.seats:
+                zones.update(seat_.hand)
+                zones.update(seat_.discards)
+            assert zones == Counter(w.rules.deck(w.players).cards())
+
+
+def test_set_aside_card_is_uniform_over_unseen_cards_not_the_true_one() -> None:
+    """Bug 1 (anchors.md): the set-aside card must be sampled like any unseen card."""
+    rules = make_ruleset("classic")
+    state = shuffled_deal(new_match(rules, 2), random.Random(4))
+    state = apply(state, sample_chance(state, random.Random(5)))  # P1 draws
+    assert state.phase is Phase.PLAY
+    obs = observation(state, 0)
+    unseen = unseen_cards(obs)
+    total = sum(unseen.values())
+    sampler = WorldSampler(obs)
+    rng = random.Random(6)
+    n = 4000
+    got: Counter[Card] = Counter()
+    for _ in range(n):
+        aside = sampler.sample(rng).set_aside
+        assert aside is not None
+        got[aside] += 1
+    kinds = sorted(unseen, key=lambda c: c.index)
+    observed = [got[c] for c in kinds]
+    expected = [n * unseen[c] / total for c in kinds]
+    assert set(got) <= set(unseen)
+    assert chisquare(observed, expected).pvalue > 1e-3
+    true = state.set_aside
+    assert true is not None
+    share = got[true] / n
+    assert abs(share - unseen[true] / total) < 0.05  # not 100%: the truth is not used
+    assert share < 0.9
+
+
+def test_a_guard_miss_excludes_the_named_card_while_the_hand_is_unchanged() -> None:
+    s = pos(
+        hands={"P1": ("Guard", "Handmaid"), "P2": ("Baron",), "P3": ("Baron",)},
+        turn="P1",
+        deck=("Guard", "Priest", "Guard", "Guard"),
+        set_aside="Prince",
+    )
+    s = apply(s, Play(Card.GUARD, target=2, guess=Card.PRIEST))  # misses P3
+    s = apply(s, sample_chance(s, random.Random(0)))  # P2 draws
+    obs = observation(s, 1)
+    assert unseen_cards(obs)[Card.PRIEST] >= 1
+    rng = random.Random(9)
+    holds = Counter(sample_world(obs, rng).seats[2].hand[0] for _ in range(300))
+    assert Card.PRIEST not in holds
+    # P1 (the Guard's player) has the same information.
+    assert Card.PRIEST in Counter(
+        sample_world(observation(s, 0), rng).seats[1].hand[0] for _ in range(300)
+    )
