@@ -19,7 +19,7 @@ from loveformal.actions import Play
 from loveformal.cards import Card
 from loveformal.events import Event
 from loveformal.scoring import award_token, discard_hand, draw_replacement, knock_out
-from loveformal.state import BISHOP_REDRAW, CHANCELLOR_DRAW, GAME_OVER, State
+from loveformal.state import BISHOP_REDRAW, CHANCELLOR_DRAW, GAME_OVER, Seat, State
 from loveformal.table import evolve, logged, with_seat
 from loveformal.targets import guess_hits
 
@@ -32,7 +32,7 @@ def _unaffected(state: State, target: int) -> bool:
 
 
 def _no_effect(state: State, why: str) -> State:
-    return logged(state, Event(K.NO_EFFECT, seat=state.turn, note=why))
+    return logged(state, Event(K.NO_EFFECT, state.turn, None, None, (), None, why))
 
 
 def _held(state: State, seat: int) -> Card | None:
@@ -56,16 +56,16 @@ def guard(state: State, play: Play) -> State:
     if held is None:
         return _no_effect(state, "the chosen player holds no card")
     if held is G.ASSASSIN and target != state.turn:
-        state = logged(state, Event(K.REVEALED, seat=target, card=G.ASSASSIN, note="Assassin"))
+        state = logged(state, Event(K.REVEALED, target, None, G.ASSASSIN, (), None, "Assassin"))
         state = knock_out(state, state.turn, "chose the Assassin with a Guard")
         if state.round_over or not state.rules.options.assassin_redraw:
             return state
         state = discard_hand(state, target, "Assassin")
         return draw_replacement(state, target, prince=False)
     if guess_hits(state.rules, guess, held):
-        state = logged(state, Event(K.REVEALED, seat=target, card=held, note="Guard hit"))
+        state = logged(state, Event(K.REVEALED, target, None, held, (), None, "Guard hit"))
         return knock_out(state, target, "named by the Guard")
-    return logged(state, Event(K.NO_EFFECT, seat=state.turn, other=target, note="Guard missed"))
+    return logged(state, Event(K.NO_EFFECT, state.turn, target, None, (), None, "Guard missed"))
 
 
 def priest(state: State, play: Play) -> State:
@@ -76,9 +76,7 @@ def priest(state: State, play: Play) -> State:
     if _unaffected(state, target):
         return _no_effect(state, "the chosen player is protected by the Handmaid")
     held = _held(state, target)
-    return logged(
-        state, Event(K.SAW, seat=state.turn, other=target, card=held, visible_to=(state.turn,))
-    )
+    return logged(state, Event(K.SAW, state.turn, target, held, (), None, "", (state.turn,)))
 
 
 def _compare(state: State, play: Play, *, lower_loses: bool) -> State:
@@ -93,7 +91,7 @@ def _compare(state: State, play: Play, *, lower_loses: bool) -> State:
     actor = state.turn
     state = logged(
         state,
-        Event(K.COMPARED, seat=actor, other=target, cards=(me, them), visible_to=(actor, target)),
+        Event(K.COMPARED, actor, target, None, (me, them), None, "", (actor, target)),
     )
     mine, theirs = state.rules.value(me), state.rules.value(them)
     if mine == theirs:
@@ -118,7 +116,10 @@ def handmaid(state: State, play: Play) -> State:
     """Handmaid: protected until the start of this player's next turn (R8)."""
     seat = state.seats[state.turn]
     return with_seat(
-        state, state.turn, seat._replace(protected=True), Event(K.PROTECTED, seat=state.turn)
+        state,
+        state.turn,
+        Seat(seat.hand, seat.discards, seat.out, True, seat.tokens, seat.spied),
+        Event(K.PROTECTED, state.turn),
     )
 
 
@@ -150,8 +151,8 @@ def king(state: State, play: Play) -> State:
 def _swap(state: State, a: int, b: int) -> State:
     sa, sb = state.seats[a], state.seats[b]
     seats = list(state.seats)
-    seats[a] = sa._replace(hand=sb.hand)
-    seats[b] = sb._replace(hand=sa.hand)
+    seats[a] = Seat(sb.hand, sa.discards, sa.out, sa.protected, sa.tokens, sa.spied)
+    seats[b] = Seat(sa.hand, sb.discards, sb.out, sb.protected, sb.tokens, sb.spied)
     event = Event(
         K.SWAPPED,
         seat=a,

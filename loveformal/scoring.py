@@ -61,7 +61,7 @@ def knock_out(state: State, seat: int, reason: str) -> State:
     )
     out_seat = Seat((), s.discards + s.hand, True, False, s.tokens, s.spied or G.SPY in s.hand)
     state = with_seat(
-        state, seat, out_seat, Event(K.KNOCKED_OUT, seat=seat, cards=s.hand, note=reason)
+        state, seat, out_seat, Event(K.KNOCKED_OUT, seat, None, None, s.hand, None, reason)
     )
     if state.sycophant == seat:
         state = evolve(state, sycophant=None)
@@ -81,8 +81,8 @@ def discard_hand(state: State, seat: int, reason: str) -> State:
     A discarded Princess knocks its holder out (R1). A discarded Spy counts as discarded (R12).
     """
     s = state.seats[seat]
-    new = s._replace(hand=(), discards=s.discards + s.hand, spied=s.spied or G.SPY in s.hand)
-    state = with_seat(state, seat, new, Event(K.DISCARDED, seat=seat, cards=s.hand, note=reason))
+    new = Seat((), s.discards + s.hand, s.out, s.protected, s.tokens, s.spied or G.SPY in s.hand)
+    state = with_seat(state, seat, new, Event(K.DISCARDED, seat, None, None, s.hand, None, reason))
     if G.PRINCESS in s.hand:
         return knock_out(state, seat, "discarded the Princess")
     return state
@@ -241,7 +241,8 @@ def end_turn(state: State) -> State:
         nxt = (nxt + 1) % n
     seat = seats[nxt]
     if seat.protected:
-        seats = seats[:nxt] + (seat._replace(protected=False),) + seats[nxt + 1 :]
+        unprotected = Seat(seat.hand, seat.discards, seat.out, False, seat.tokens, seat.spied)
+        seats = seats[:nxt] + (unprotected,) + seats[nxt + 1 :]
     return _set_seats_turn_phase_pending(state, seats, nxt, TURN_DRAW, None)
 
 

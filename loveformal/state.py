@@ -115,15 +115,21 @@ class DrawPile(NamedTuple):
 
         The caller guarantees that ``card`` can be drawn next (see :func:`next_draws`).
         """
-        if self.top:
-            return DrawPile(self.top[1:], self.unseen, self.bottom)
-        if self.unseen:
-            i = self.unseen.index(card)
-            unseen = self.unseen[:i] + self.unseen[i + 1 :]
-            if unseen:
-                return DrawPile((), unseen, self.bottom)
-            return DrawPile(self.bottom, (), ())
-        return DrawPile(self.bottom[1:], (), ())
+        top, unseen, bottom = self
+        if top:
+            return _pile((top[1:], unseen, bottom))
+        if unseen:
+            i = unseen.index(card)
+            rest = unseen[:i] + unseen[i + 1 :]
+            if rest:
+                return _pile(((), rest, bottom))
+            return _pile((bottom, (), ()))
+        return _pile((bottom[1:], (), ()))
+
+
+def _pile(parts: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]) -> DrawPile:
+    """A :class:`DrawPile` from its three parts, without keyword handling (hot path)."""
+    return tuple.__new__(DrawPile, parts)
 
 
 class Seat(NamedTuple):

@@ -38,14 +38,12 @@ evolve = _evolve  # noqa: F811  (same signature and meaning, without the wrapper
 def with_seat(state: State, index: int, seat: Seat, *events: Event) -> State:
     """``state`` with seat ``index`` replaced and ``events`` appended to the log."""
     seats = state.seats[:index] + (seat,) + state.seats[index + 1 :]
-    result: State = _evolve(state, seats=seats, log=state.log + events)
-    return result
+    return _set_seats_log(state, seats, state.log + events)
 
 
 def logged(state: State, *events: Event) -> State:
     """``state`` with ``events`` appended to the log."""
-    result: State = _evolve(state, log=state.log + events)
-    return result
+    return _set_log(state, state.log + events)
 
 
 def add_card(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -75,3 +73,7 @@ def setter(*names: str) -> Callable[..., State]:
     exec(src, ns)
     result: Callable[..., State] = ns["set_fields"]
     return result
+
+
+_set_seats_log = setter("seats", "log")
+_set_log = setter("log")
