@@ -3,7 +3,7 @@
     loveformal play [--preset P] [--players N] [--bots heuristic,...] [--seat P1] [--seed S]
 
 Before each of your decisions the screen shows the events you saw since your last move
-(in the words of :func:`loveformal.observation.event_text`), your hand, each seat's discard
+(in plain words, :func:`loveformal.narration.narrate`), your hand, each seat's discard
 pile, protection and tokens, the cards you know other seats hold
 (:func:`loveformal.knowledge.knows`, read through your observation), the unseen-card counts
 and the legal moves as a numbered list. Answer with a number, or with the compact move text
@@ -31,8 +31,9 @@ from loveformal.bots.worlds import unseen_cards
 from loveformal.compare import format_move
 from loveformal.engine import apply, current_player, legal_actions, new_match
 from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.narration import narrate
 from loveformal.notation import card_list
-from loveformal.observation import Observation, event_text, observation
+from loveformal.observation import Observation, observation
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import sample_chance
 from loveformal.scoring import threshold
@@ -148,7 +149,7 @@ def _choose(state: State, seat: int, stdin: TextIO, echo: Echo) -> Action | None
 def _narrate(state: State, seat: int, shown: int, echo: Echo) -> int:
     events = observation(state, seat).events
     for e in events[shown:]:
-        echo(f"  - {event_text(e)}")
+        echo(f"  - {narrate(e)}")
     return len(events)
 
 
