@@ -31,6 +31,17 @@ def _unaffected(state: State, target: int) -> bool:
     return target != state.turn and state.seats[target].protected
 
 
+def _why_unaffected(state: State, target: int | None) -> str | None:
+    """Why the effect does nothing to the chosen seat, or ``None`` if it applies: no seat could
+    be chosen (every other player protected or out, R9), or the chosen seat is protected under
+    ``handmaid = targetable_no_effect`` (D26)."""
+    if target is None:
+        return "no player can be chosen (every other player is protected or out)"
+    if _unaffected(state, target):
+        return "the chosen player is protected by the Handmaid"
+    return None
+
+
 def _no_effect(state: State, why: str) -> State:
     return logged(state, Event(K.NO_EFFECT, state.turn, None, None, (), None, why))
 
@@ -48,10 +59,9 @@ def guard(state: State, play: Play) -> State:
     a new card under ``assassin_redraw`` (R6, D7).
     """
     target, guess = play.target, play.guess
-    if target is None or guess is None:
-        return _no_effect(state, "every other player is protected or out")
-    if _unaffected(state, target):
-        return _no_effect(state, "the chosen player is protected by the Handmaid")
+    why = _why_unaffected(state, target)
+    if why is not None or target is None or guess is None:
+        return _no_effect(state, why or "no card was named")
     held = _held(state, target)
     if held is None:
         return _no_effect(state, "the chosen player holds no card")
@@ -71,20 +81,18 @@ def guard(state: State, play: Play) -> State:
 def priest(state: State, play: Play) -> State:
     """Priest: look at another player's hand privately."""
     target = play.target
-    if target is None:
-        return _no_effect(state, "every other player is protected or out")
-    if _unaffected(state, target):
-        return _no_effect(state, "the chosen player is protected by the Handmaid")
+    why = _why_unaffected(state, target)
+    if why is not None or target is None:
+        return _no_effect(state, why or "")
     held = _held(state, target)
     return logged(state, Event(K.SAW, state.turn, target, held, (), None, "", (state.turn,)))
 
 
 def _compare(state: State, play: Play, *, lower_loses: bool) -> State:
     target = play.target
-    if target is None:
-        return _no_effect(state, "every other player is protected or out")
-    if _unaffected(state, target):
-        return _no_effect(state, "the chosen player is protected by the Handmaid")
+    why = _why_unaffected(state, target)
+    if why is not None or target is None:
+        return _no_effect(state, why or "")
     me, them = _held(state, state.turn), _held(state, target)
     if me is None or them is None:
         return _no_effect(state, "a hand is empty")
@@ -128,10 +136,9 @@ def prince(state: State, play: Play) -> State:
     draws a new card — from the set-aside card if the deck is empty (R2). A discarded Princess
     knocks them out and they draw nothing (R1)."""
     target = play.target
-    if target is None:  # unreachable: the player can always choose themselves
-        return _no_effect(state, "no player can be chosen")
-    if _unaffected(state, target):
-        return _no_effect(state, "the chosen player is protected by the Handmaid")
+    why = _why_unaffected(state, target)
+    if why is not None or target is None:
+        return _no_effect(state, why or "")
     state = discard_hand(state, target, "Prince")
     if state.round_over or state.seats[target].out:
         return state
@@ -141,10 +148,9 @@ def prince(state: State, play: Play) -> State:
 def king(state: State, play: Play) -> State:
     """King: trade hands with another player; both know what they gave and got."""
     target = play.target
-    if target is None:
-        return _no_effect(state, "every other player is protected or out")
-    if _unaffected(state, target):
-        return _no_effect(state, "the chosen player is protected by the Handmaid")
+    why = _why_unaffected(state, target)
+    if why is not None or target is None:
+        return _no_effect(state, why or "")
     return _swap(state, state.turn, target)
 
 
@@ -193,10 +199,9 @@ def bishop(state: State, play: Play) -> State:
     (an immediate win if it reaches the threshold). Then, after a hit (``bishop_redraw =
     on_hit``) or always (``always``, D9), the target may discard and draw (R16)."""
     target, guess = play.target, play.guess
-    if target is None or guess is None:
-        return _no_effect(state, "every other player is protected or out")
-    if _unaffected(state, target):
-        return _no_effect(state, "the chosen player is protected by the Handmaid")
+    why = _why_unaffected(state, target)
+    if why is not None or target is None or guess is None:
+        return _no_effect(state, why or "no card was named")
     held = _held(state, target)
     if held is None:
         return _no_effect(state, "the chosen player holds no card")
@@ -219,10 +224,9 @@ def sycophant(state: State, play: Play) -> State:
     """Sycophant: choose a player (yourself allowed); the next card played that chooses
     players must choose them (R20)."""
     target = play.target
-    if target is None:
-        return _no_effect(state, "no player can be chosen")
-    if _unaffected(state, target):
-        return _no_effect(state, "the chosen player is protected by the Handmaid")
+    why = _why_unaffected(state, target)
+    if why is not None or target is None:
+        return _no_effect(state, why or "")
     return evolve(
         state,
         sycophant=target,
@@ -272,10 +276,9 @@ def cardinal(state: State, play: Play) -> State:
 def jester(state: State, play: Play) -> State:
     """Jester: choose another player; if they win this round, you gain a token (R23)."""
     target = play.target
-    if target is None:
-        return _no_effect(state, "every other player is protected or out")
-    if _unaffected(state, target):
-        return _no_effect(state, "the chosen player is protected by the Handmaid")
+    why = _why_unaffected(state, target)
+    if why is not None or target is None:
+        return _no_effect(state, why or "")
     return evolve(
         state,
         jester=(state.turn, target),
