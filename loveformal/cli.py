@@ -852,6 +852,9 @@ def verify(
         raise typer.Exit(EXIT_FAILED)
 
 
+importlib.import_module("loveformal.solver.cli").register(app)  # solve + verify section
+
+
 # ----------------------------------------------------------------------------------------------
 # Entry point
 

@@ -30,7 +30,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .efg import Game
-from .expectimax import Policy, _as_mapping, _best_response, _exact_profile, _values
+from .expectimax import (
+    BestResponse,
+    Policy,
+    _as_mapping,
+    _best_response,
+    _exact_profile,
+    _values,
+)
 
 __all__ = ["Certificate", "certify"]
 
@@ -52,6 +59,9 @@ class Certificate:
     profile: tuple[dict[Hashable, dict[Hashable, Fraction]], ...]
     """The exact (rounded, renormalised) profile that was certified."""
     seconds: float
+    responses: tuple[BestResponse, ...] = ()
+    """Per player: the full best response (value, pure strategy and the counterfactual value
+    ``W(I, a)`` of every action of every infoset) against the certified profile."""
 
     @property
     def is_equilibrium(self) -> bool:
@@ -85,4 +95,5 @@ def certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Cer
         value_bracket=bracket,
         profile=tuple(exact),
         seconds=time.perf_counter() - start,
+        responses=tuple(responses),
     )

@@ -1,0 +1,137 @@
+"""Benchmark of the exact endgame solver (``loveformal solve``) on 2-player endgames.
+
+    python bench/solver.py [--editions classic,z2019] [--k 1-6] [--positions 3]
+                           [--timeout 120] [--max-nodes 3000000] [--json]
+
+For each edition and each k (cards left in the draw pile), a fixed seeded set of positions:
+position ``i`` is the first decision with ``k`` cards left in the first round of a random
+match (seed ``1000 * k + i``), without its event log (as if typed in the notation: no private
+knowledge). Each position is solved in a fresh process (``spawn``; its peak memory is that
+process's maximum resident set size) with LP + exact certification, and a row is printed:
+deals, histories, information sets (P1/P2), sequences, build / LP / certification seconds, peak
+memory, the game value for the seat to move and the exploitability. A position that exceeds
+``--timeout`` seconds or ``--max-nodes`` histories is reported as such.
+
+``--json`` prints one object per position: ``edition``, ``k``, ``seed``, ``position``,
+``deals``, ``histories``, ``infosets``, ``sequences``, ``seconds`` (total) and the phases,
+``peak_mb``, ``value``, ``exploitability`` and ``status``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import resource
+import sys
+import time
+from typing import Any
+
+from loveformal.engine import new_match
+from loveformal.notation import format_position, parse_position, position_of
+from loveformal.rulebook import make_ruleset
+from loveformal.sampling import random_step
+from loveformal.state import Phase
+
+
+def endgame_position(edition: str, k: int, index: int) -> str:
+    """The ``index``-th benchmark position of ``edition`` with ``k`` cards left (notation)."""
+    rng = random.Random(1000 * k + index)
+    while True:
+        s = new_match(make_ruleset(edition), 2)
+        while not s.round_over:
+            if s.phase is Phase.PLAY and s.pile.size == k:
+                return format_position(position_of(s))
+            s, _ = random_step(s, rng)
+
+
+def _solve(text: str, max_nodes: int) -> dict[str, Any]:
+    from loveformal.solver.analysis import solve_position
+    from loveformal.solver.endgame import EndgameTooLarge
+
+    start = time.perf_counter()
+    try:
+        r = solve_position(parse_position(text), max_nodes=max_nodes, pimc=False)
+    except EndgameTooLarge as exc:
+        return {"status": "too large", "note": str(exc), "seconds": time.perf_counter() - start}
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {
+        "status": "ok",
+        "deals": r.sizes.deals,
+        "histories": r.sizes.histories,
+        "infosets": list(r.sizes.infosets),
+        "sequences": list(r.sizes.sequences),
+        "seconds": r.seconds["total"],
+        "build_seconds": r.seconds["build"],
+        "lp_seconds": r.seconds.get("lp", 0.0),
+        "certify_seconds": r.seconds.get("certify", 0.0),
+        "peak_mb": round(peak, 1),
+        "value": r.value_float,
+        "exploitability": float(r.exploitability or 0),
+    }
+
+
+def _ks(text: str) -> list[int]:
+    lo, _, hi = text.partition("-")
+    return list(range(int(lo), int(hi or lo) + 1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--editions", default="classic,z2019")
+    ap.add_argument("--k", default="1-6", help="cards left in the pile: N or LO-HI")
+    ap.add_argument("--positions", type=int, default=3, help="positions per edition and k")
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per position")
+    ap.add_argument("--max-nodes", type=int, default=3_000_000)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    ctx = multiprocessing.get_context("spawn")
+    rows: list[dict[str, Any]] = []
+    if not args.json:
+        print(
+            f"{'edition':<8} {'k':>2} {'seed':>5} {'deals':>6} {'histories':>10} "
+            f"{'infosets':>13} {'sequences':>15} {'build':>7} {'LP':>6} {'cert':>6} "
+            f"{'total':>7} {'MB':>6} {'value':>10} {'exploit':>9}",
+            flush=True,
+        )
+    for edition in args.editions.split(","):
+        for k in _ks(args.k):
+            for i in range(args.positions):
+                text = endgame_position(edition, k, i)
+                row: dict[str, Any] = {
+                    "edition": edition,
+                    "k": k,
+                    "seed": 1000 * k + i,
+                    "position": text,
+                }
+                with ctx.Pool(1, maxtasksperchild=1) as pool:
+                    job = pool.apply_async(_solve, (text, args.max_nodes))
+                    try:
+                        row.update(job.get(timeout=args.timeout))
+                    except multiprocessing.TimeoutError:
+                        row.update(status="timeout", seconds=args.timeout)
+                        pool.terminate()
+                rows.append(row)
+                if not args.json:
+                    print(_line(row), flush=True)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    return 0
+
+
+def _line(r: dict[str, Any]) -> str:
+    head = f"{r['edition']:<8} {r['k']:>2} {r['seed']:>5}"
+    if r["status"] != "ok":
+        return f"{head} {r['status']} after {r['seconds']:.1f} s"
+    return (
+        f"{head} {r['deals']:>6} {r['histories']:>10,} "
+        f"{'/'.join(map(str, r['infosets'])):>13} {'/'.join(map(str, r['sequences'])):>15} "
+        f"{r['build_seconds']:>7.2f} {r['lp_seconds']:>6.2f} {r['certify_seconds']:>6.2f} "
+        f"{r['seconds']:>7.2f} {r['peak_mb']:>6.0f} {r['value']:>+10.6f} "
+        f"{r['exploitability']:>9.1e}"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

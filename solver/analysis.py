@@ -1,0 +1,485 @@
+"""Solving a Love Letter position: :func:`solve_position`.
+
+The game is the rest of the round from the position, with every unseen card dealt afresh at a
+root chance node (:mod:`loveformal.solver.endgame` defines the deals, the tree and the
+utilities exactly).
+
+**Two players, no opponent model** (the default): the sequence-form LP (HiGHS) gives the game
+value and a Nash equilibrium; :func:`~loveformal.solver.certify.certify` then rounds the
+equilibrium to rationals and recomputes both best responses exactly. The result carries:
+
+* ``value`` — the game value for the solving seat: the expected utility at the root (over
+  all deals) under equilibrium; ``value_float`` is the LP's, ``bracket`` the exact interval
+  ``[−BR_opp(σ_seat), BR_seat(σ_opp)]`` that contains it, ``exploitability`` the exact mean
+  best-response gain of the rounded profile (half the bracket's width);
+* ``actions`` — for the seat's *actual* hand (its information set at the root, when it is
+  the seat to decide): each action's equilibrium probability and its value against the
+  equilibrium opponent, ``W(I, a) / Σ_{h∈I} π(h)`` — the expected utility of taking ``a``
+  here and best responding afterwards, conditioned on the seat's information; ``win`` is the
+  probability of winning the round on that line (a shared win counts as a win);
+* ``pimc`` — the determinized answer: every deal solved as if all cards were face up
+  (:mod:`loveformal.solver.pimc`), the root average and, per action, the average over the
+  deals of the seat's information set.
+
+**Three or more players** (or two players with ``opponents=``): an exact best response of the
+seat (expectimax over its information sets, :func:`~loveformal.solver.expectimax.best_response`)
+against declared opponent models: ``"random"`` (uniform over the legal actions),
+``"heuristic"`` (:mod:`loveformal.bots.heuristic`: uniform over its top-scored actions), or a
+user policy per seat (infoset key -> {action: probability}). ``value`` is the best-response
+value; ``actions`` give each action's value with best play afterwards; ``probability`` is 1
+for the best response's action. No exploitability: it is not an equilibrium.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from loveformal.actions import Action
+from loveformal.engine import current_player
+from loveformal.errors import MalformedInput
+from loveformal.notation import format_position
+from loveformal.observation import observation
+from loveformal.seats import seat_name
+from loveformal.state import CHANCE_PHASES, State
+
+from .certify import certify
+from .efg import CHANCE, TERMINAL, Game, Infoset
+from .endgame import (
+    DEFAULT_MAX_NODES,
+    Endgame,
+    Prior,
+    Progress,
+    Utility,
+    actual_deal,
+    build_endgame,
+    deal_state,
+    terminal_winners,
+)
+from .expectimax import Policy, best_response, exact_policy
+from .pimc import perfect_information_values
+from .seqform import solve
+
+__all__ = [
+    "MODELS",
+    "ActionResult",
+    "EndgameResult",
+    "EndgameSizes",
+    "OpponentModel",
+    "solve_position",
+]
+
+OpponentModel = Literal["random", "heuristic"]
+MODELS: tuple[OpponentModel, ...] = ("random", "heuristic")
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    """One action of the solving seat at the root."""
+
+    action: Hashable
+    """The engine action (:class:`~loveformal.actions.Play`, ...)."""
+    probability: float
+    """Equilibrium probability (or 1/0 for the best response against models)."""
+    value: Fraction
+    """Expected utility for the seat after this action, best play afterwards, exact."""
+    win: float
+    """Probability of winning the round on this line."""
+    pimc: Fraction | None
+    """Determinized value of the action (two players), else None."""
+
+    @property
+    def text(self) -> str:
+        return str(self.action)
+
+
+@dataclass(frozen=True)
+class EndgameSizes:
+    deals: int
+    histories: int
+    terminals: int
+    infosets: tuple[int, ...]
+    sequences: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class EndgameResult:
+    """What :func:`solve_position` found (see the module docstring)."""
+
+    position: str
+    seat: int
+    players: int
+    preset: str
+    method: str
+    utility: Utility
+    opponents: str | None
+    value: Fraction | None
+    """Exact value when known exactly (a best response, or a one-point bracket), else None."""
+    value_float: float
+    bracket: tuple[Fraction, Fraction] | None
+    exploitability: Fraction | None
+    actions: tuple[ActionResult, ...]
+    pimc: Fraction | None
+    sizes: EndgameSizes
+    seconds: dict[str, float]
+    notes: tuple[str, ...]
+    game: Game = field(repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON-ready data."""
+
+        def frac(x: Fraction | None) -> str | None:
+            return None if x is None else str(x)
+
+        return {
+            "position": self.position,
+            "seat": seat_name(self.seat),
+            "players": self.players,
+            "preset": self.preset,
+            "method": self.method,
+            "utility": self.utility,
+            "opponents": self.opponents,
+            "value": self.value_float,
+            "value_exact": frac(self.value),
+            "bracket": None if self.bracket is None else [str(b) for b in self.bracket],
+            "exploitability": (None if self.exploitability is None else float(self.exploitability)),
+            "exploitability_exact": frac(self.exploitability),
+            "actions": [
+                {
+                    "action": a.text,
+                    "probability": a.probability,
+                    "value": float(a.value),
+                    "value_exact": str(a.value),
+                    "win": a.win,
+                    "pimc": None if a.pimc is None else float(a.pimc),
+                }
+                for a in self.actions
+            ],
+            "pimc": None if self.pimc is None else float(self.pimc),
+            "pimc_exact": frac(self.pimc),
+            "deals": self.sizes.deals,
+            "histories": self.sizes.histories,
+            "terminals": self.sizes.terminals,
+            "infosets": list(self.sizes.infosets),
+            "sequences": list(self.sizes.sequences),
+            "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+            "notes": list(self.notes),
+        }
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _root_infoset(eg: Endgame, seat: int) -> Infoset | None:
+    """The seat's information set at the root for its actual hand, if it decides there."""
+    state = eg.root
+    if state.phase in CHANCE_PHASES or current_player(state) != seat:
+        return None
+    actual = deal_state(state, actual_deal(state))
+    key = observation(actual, seat).key
+    try:
+        return eg.game.infosets[eg.game.infoset_index(seat, key)]
+    except KeyError:
+        raise MalformedInput(
+            "the position's own deal is not among the consistent deals (its hands contradict "
+            "what a seat knows)"
+        ) from None
+
+
+def _root_probs(game: Game) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for e in game.edges(0):
+        p = game.edge_prob_exact[e]
+        assert p is not None
+        child = int(game.edge_child[e])
+        out[child] = out.get(child, Fraction(0)) + p
+    return out
+
+
+def _float_values(
+    game: Game, seat: int, table: Sequence[Sequence[float] | None], payoff: Sequence[float]
+) -> list[float]:
+    """Bottom-up expected ``payoff`` per node (floats) under a full per-infoset table."""
+    values = [0.0] * game.num_nodes
+    kinds = game.kind.tolist()
+    infos = game.infoset.tolist()
+    starts = game.child_start.tolist()
+    children = game.edge_child.tolist()
+    probs = game.edge_prob.tolist()
+    for n in range(game.num_nodes - 1, -1, -1):
+        k = kinds[n]
+        if k == TERMINAL:
+            values[n] = payoff[n]
+            continue
+        lo, hi = starts[n], starts[n + 1]
+        if k == CHANCE:
+            values[n] = sum(probs[e] * values[children[e]] for e in range(lo, hi))
+        else:
+            row = table[infos[n]]
+            assert row is not None
+            values[n] = sum(
+                w * values[children[e]] for w, e in zip(row, range(lo, hi), strict=True)
+            )
+    return values
+
+
+def _win_payoff(game: Game, seat: int) -> list[float]:
+    out = [0.0] * game.num_nodes
+    for n in range(game.num_nodes):
+        if game.kind[n] == TERMINAL:
+            w = terminal_winners(game, n)
+            out[n] = float(w[seat]) if w is not None else 0.0
+    return out
+
+
+def _per_action(
+    game: Game, info: Infoset, node_values: Sequence[Any], root_p: Mapping[int, Fraction]
+) -> list[Any]:
+    """Per action of ``info`` (whose nodes are root deals): the deal-weighted average of the
+    value of the action's child."""
+    total = sum((root_p[h] for h in info.nodes), Fraction(0))
+    out: list[Any] = []
+    for a in range(len(info.actions)):
+        acc: Any = 0
+        for h in info.nodes:
+            child = int(game.edge_child[int(game.child_start[h]) + a])
+            acc += root_p[h] * node_values[child]
+        out.append(acc / total)
+    return out
+
+
+def _model_policy(
+    eg: Endgame, player: int, model: OpponentModel
+) -> dict[Hashable, dict[Hashable, Fraction]]:
+    out: dict[Hashable, dict[Hashable, Fraction]] = {}
+    for info in eg.game.infosets_of(player):
+        acts = info.actions
+        if model == "random":
+            chosen = list(acts)
+        else:
+            from loveformal.bots.heuristic import score_actions
+
+            state = eg.representatives[(player, info.key)]
+            scores = score_actions(observation(state, player), [_as_action(a) for a in acts])
+            best = max(scores)
+            chosen = [a for a, s in zip(acts, scores, strict=True) if s >= best - 1e-9]
+        out[info.key] = {a: Fraction(1, len(chosen)) for a in chosen}
+    return out
+
+
+def _as_action(label: Hashable) -> Action:
+    return label  # type: ignore[return-value]
+
+
+# ----------------------------------------------------------------------------- the solver
+
+
+def solve_position(
+    state: State,
+    *,
+    seat: int | None = None,
+    utility: Utility = "round",
+    opponents: OpponentModel | Mapping[int, Policy] | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    prior: Prior | None = None,
+    pimc: bool = True,
+    progress: Progress | None = None,
+) -> EndgameResult:
+    """Solve the rest of the round from ``state`` for ``seat`` (default: the seat to act).
+
+    Two players without ``opponents``: equilibrium (LP + exact certificate). Otherwise an exact
+    best response against ``opponents`` (default ``"random"`` with three or more players).
+    Raises :class:`~loveformal.errors.MalformedInput` for a position that cannot be solved and
+    :class:`~loveformal.solver.endgame.EndgameTooLarge` above ``max_nodes`` histories.
+    """
+    t0 = time.perf_counter()
+    players = state.players
+    if seat is None:
+        actor = current_player(state)
+        seat = actor if actor >= 0 else state.turn
+    if not 0 <= seat < players:
+        raise MalformedInput(f"there is no seat {seat_name(seat)} (P1..P{players})")
+    if state.seats[seat].out:
+        raise MalformedInput(f"{seat_name(seat)} is out of the round: nothing to solve for it")
+    equilibrium = players == 2 and opponents is None
+    if not equilibrium and opponents is None:
+        opponents = "random"
+    if isinstance(opponents, str) and opponents not in MODELS:
+        raise MalformedInput(f"unknown opponent model {opponents!r} (expected one of {MODELS})")
+    eg = build_endgame(
+        state,
+        utility=utility,
+        max_nodes=max_nodes,
+        prior=prior,
+        merge_dead_guesses=equilibrium,
+        progress=progress,
+    )
+    game = eg.game
+    seconds = {"build": eg.build_seconds}
+    gs = game.sizes()
+    sizes = EndgameSizes(gs.deals, gs.nodes, gs.terminals, gs.infosets, gs.sequences)
+    info = _root_infoset(eg, seat)
+    root_p = _root_probs(game)
+    notes: list[str] = []
+    if info is None:
+        notes.append(
+            f"{seat_name(seat)} does not decide at the root (the next step is "
+            + ("a draw" if state.phase in CHANCE_PHASES else f"{seat_name(state.turn)}'s")
+            + "): no action table"
+        )
+    if eg.merge_dead_guesses:
+        notes.append(
+            "guesses naming a card whose copies are all public never hit: only the first such "
+            "guess per target is listed (the others are equivalent)"
+        )
+    if equilibrium:
+        result = _equilibrium(eg, seat, info, root_p, seconds, pimc)
+        method = "sequence-form LP (HiGHS) + exact certificate"
+        opp_text = None
+    else:
+        assert opponents is not None
+        result = _against_models(eg, seat, info, root_p, opponents)
+        opp_text = (
+            opponents
+            if isinstance(opponents, str)
+            else "user policy for " + ", ".join(seat_name(p) for p in sorted(opponents))
+        )
+        method = f"exact best response against {opp_text} opponents"
+        seconds["best_response"] = time.perf_counter() - t0 - eg.build_seconds
+    value, value_float, bracket, exploit, actions, pimc_value = result
+    seconds["total"] = time.perf_counter() - t0
+    return EndgameResult(
+        position=format_position(state),
+        seat=seat,
+        players=players,
+        preset=state.rules.preset,
+        method=method,
+        utility=utility,
+        opponents=opp_text,
+        value=value,
+        value_float=value_float,
+        bracket=bracket,
+        exploitability=exploit,
+        actions=tuple(actions),
+        pimc=pimc_value,
+        sizes=sizes,
+        seconds=seconds,
+        notes=tuple(notes),
+        game=game,
+    )
+
+
+_Outcome = tuple[
+    Fraction | None,
+    float,
+    tuple[Fraction, Fraction] | None,
+    Fraction | None,
+    list[ActionResult],
+    Fraction | None,
+]
+
+
+def _equilibrium(
+    eg: Endgame,
+    seat: int,
+    info: Infoset | None,
+    root_p: Mapping[int, Fraction],
+    seconds: dict[str, float],
+    with_pimc: bool,
+) -> _Outcome:
+    game = eg.game
+    sign = 1 if seat == 0 else -1
+    t = time.perf_counter()
+    sol = solve(game)
+    seconds["lp"] = time.perf_counter() - t
+    t = time.perf_counter()
+    cert = certify(game, sol.strategies)
+    seconds["certify"] = time.perf_counter() - t
+    assert cert.value_bracket is not None
+    lo, hi = cert.value_bracket
+    bracket = (lo, hi) if seat == 0 else (-hi, -lo)
+    value = bracket[0] if bracket[0] == bracket[1] else None
+    pimc_value: Fraction | None = None
+    piv: list[Fraction] | None = None
+    if with_pimc:
+        t = time.perf_counter()
+        piv = perfect_information_values(game)
+        pimc_value = sign * piv[0]
+        seconds["pimc"] = time.perf_counter() - t
+    actions: list[ActionResult] = []
+    if info is not None:
+        response = cert.responses[seat]
+        opp = 1 - seat
+        table: list[list[float] | None] = [None] * len(game.infosets)
+        for i in game.infosets:
+            if i.player == seat:
+                choice = response.strategy[i.key]
+                table[i.index] = [1.0 if a == choice else 0.0 for a in i.actions]
+            else:
+                probs = cert.profile[opp][i.key]
+                table[i.index] = [float(probs[a]) for a in i.actions]
+        wins = _float_values(game, seat, table, _win_payoff(game, seat))
+        win_per = _per_action(game, info, wins, root_p)
+        reach = sum((root_p[h] for h in info.nodes), Fraction(0))
+        cf = response.action_values[info.key]
+        pim = _per_action(game, info, piv, root_p) if piv is not None else None
+        eq = sol.strategies[seat][info.key]
+        for a, label in enumerate(info.actions):
+            actions.append(
+                ActionResult(
+                    action=label,
+                    probability=float(eq[label]),
+                    value=cf[a] / reach,
+                    win=float(win_per[a]),
+                    pimc=None if pim is None else sign * pim[a],
+                )
+            )
+    return value, sign * sol.value, bracket, cert.exploitability, actions, pimc_value
+
+
+def _against_models(
+    eg: Endgame,
+    seat: int,
+    info: Infoset | None,
+    root_p: Mapping[int, Fraction],
+    opponents: OpponentModel | Mapping[int, Policy],
+) -> _Outcome:
+    game = eg.game
+    policies: dict[int, Policy] = {}
+    for p in range(game.num_players):
+        if p == seat:
+            continue
+        if isinstance(opponents, str):
+            policies[p] = _model_policy(eg, p, opponents)
+        else:
+            if p not in opponents:
+                raise MalformedInput(f"no policy given for {seat_name(p)}")
+            policies[p] = opponents[p]
+    br = best_response(game, seat, policies)
+    actions: list[ActionResult] = []
+    if info is not None:
+        table: list[list[float] | None] = [None] * len(game.infosets)
+        for p, pol in policies.items():
+            for index, probs in exact_policy(game, p, pol).items():
+                table[index] = [float(x) for x in probs]
+        for i in game.infosets_of(seat):
+            choice = br.strategy[i.key]
+            table[i.index] = [1.0 if a == choice else 0.0 for a in i.actions]
+        wins = _float_values(game, seat, table, _win_payoff(game, seat))
+        win_per = _per_action(game, info, wins, root_p)
+        reach = sum((root_p[h] for h in info.nodes), Fraction(0))
+        cf = br.action_values[info.key]
+        for a, label in enumerate(info.actions):
+            actions.append(
+                ActionResult(
+                    action=label,
+                    probability=1.0 if label == br.strategy[info.key] else 0.0,
+                    value=cf[a] / reach,
+                    win=float(win_per[a]),
+                    pimc=None,
+                )
+            )
+    return br.value, float(br.value), None, None, actions, None

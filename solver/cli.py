@@ -1,0 +1,264 @@
+"""``loveformal solve``: solve the rest of a round exactly (see :mod:`loveformal.solver.analysis`).
+
+    loveformal solve POSITION [--seat P1] [--json] [--graph FILE] [--max-nodes N]
+                              [--utility round|tokens] [--opponents random|heuristic]
+                              [--no-pimc]
+
+``POSITION`` is a position in the one-line notation (:mod:`loveformal.notation`) or the path of
+a scenario file (``.toml``): its position under its first ruleset, after its moves. Bad input
+(malformed, inconsistent, too large) is a one-line error and exit status 2.
+
+:func:`verify_section` is the ``solver`` section of ``loveformal verify``: a few endgames
+solved and compared with their hand-computed values (:data:`KNOWN_ENDGAMES`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.notation import parse_position
+from loveformal.seats import parse_seat, seat_name
+from loveformal.state import State
+
+from .analysis import MODELS, EndgameResult, OpponentModel, solve_position
+from .endgame import DEFAULT_MAX_NODES, UTILITIES, Utility
+
+__all__ = ["KNOWN_ENDGAMES", "load_position", "register", "solve_command", "verify_section"]
+
+EXIT_BAD_INPUT = 2
+
+KNOWN_ENDGAMES: tuple[tuple[str, str, str], ...] = (
+    # (description, position, exact game value for the seat to move); each is worked out by
+    # hand in tests/solver/test_endgame.py.
+    (
+        "classic, pile empty: Guard against Guard/Princess, P2 wins a tie",
+        "classic 2p start:P2 | P1 Guard,Princess d:Priest,Baron,Handmaid,Guard t0 | "
+        "P2 Guard d:Priest,Baron,Handmaid,Prince,Prince t0 | deck - | aside Guard | "
+        "up King,Countess,Guard | play P1",
+        "1/2",
+    ),
+    (
+        "classic, pile empty: Guard against Guard/Princess, shared tie",
+        "classic 2p start:P2 | P1 Guard,Princess d:Priest,Baron,Handmaid,Prince t0 | "
+        "P2 Guard d:Priest,Baron,Handmaid,Prince,Guard t0 | deck - | aside Guard | "
+        "up King,Countess,Guard | play P1",
+        "3/4",
+    ),
+    (
+        "classic, 1 card left: opponent under Handmaid, then its Guard",
+        "classic 2p | P1 Guard,Guard d:Priest,Baron,Prince,Handmaid t0 | "
+        "P2 Guard d:Priest,Baron,Prince,Handmaid t0 prot | deck Princess | aside Guard | "
+        "up King,Countess,Guard | play P1",
+        "-4/5",
+    ),
+    (
+        "z2019, pile empty: Guard against Guard/Princess, ties shared (no tie-break)",
+        "z2019 2p | P1 Guard,Princess d:Priest,Baron,Handmaid,Prince,Chancellor,Spy,Guard t0 | "
+        "P2 Guard d:Priest,Baron,Handmaid,Prince,Chancellor,Spy,Guard t0 | deck - | "
+        "aside Guard | up King,Countess,Guard | play P1",
+        "3/4",
+    ),
+)
+
+
+def load_position(text: str) -> State:
+    """A notation string, or a scenario file (its position under its first ruleset, after its
+    moves, with the log of those moves)."""
+    path = Path(text)
+    if text.endswith(".toml") or (path.suffix and path.exists()):
+        from loveformal.scenarios.parse import initial_state, parse_file, ruleset_of
+        from loveformal.scenarios.run import play_moves
+
+        scenario = parse_file(path)
+        state = initial_state(scenario.position, ruleset_of(scenario.rulesets[0]))
+        try:
+            return play_moves(state, scenario.moves)
+        except LoveformalError as exc:
+            raise MalformedInput(f"{path}: a move of the scenario fails: {exc}") from None
+    return parse_position(text)
+
+
+def _frac(x: Any) -> str:
+    return f"{float(x):+.6f} ({x})"
+
+
+def render(result: EndgameResult) -> str:
+    """The human-readable report."""
+    lines = [
+        f"position: {result.position}",
+        f"seat: {seat_name(result.seat)}   method: {result.method}   utility: {result.utility}"
+        + (" (round win +1, loss -1, shared 0)" if result.utility == "round" else " (tokens)"),
+    ]
+    if result.actions:
+        lines.append("")
+        width = max(len(a.text) for a in result.actions)
+        pim = any(a.pimc is not None for a in result.actions)
+        head = f"  {'action':<{width}}  {'prob':>8}  {'value':>10}  {'win':>7}"
+        lines.append(head + ("  pimc" if pim else ""))
+        for a in sorted(result.actions, key=lambda a: (-a.probability, -a.value)):
+            row = f"  {a.text:<{width}}  {a.probability:8.4f}  {float(a.value):+10.6f}  "
+            row += f"{a.win:7.4f}"
+            if a.pimc is not None:
+                row += f"  {float(a.pimc):+.6f}"
+            lines.append(row)
+        lines.append("")
+    lines.append(f"game value: {result.value_float:+.9f}")
+    if result.bracket is not None:
+        lo, hi = result.bracket
+        lines.append(f"value bracket (exact): [{_frac(lo)}, {_frac(hi)}]")
+    if result.value is not None:
+        lines.append(f"exact value: {result.value}")
+    if result.exploitability is not None:
+        verdict = "certified" if result.exploitability <= 1e-9 else "NOT certified"
+        lines.append(
+            f"exploitability (exact): {float(result.exploitability):.3e} ({verdict}, ≤ 1e-9)"
+        )
+    if result.pimc is not None:
+        lines.append(f"determinized (PIMC) value: {_frac(result.pimc)}")
+    s = result.sizes
+    lines.append(
+        f"size: {s.deals} deals, {s.histories} histories ({s.terminals} terminal), "
+        f"infosets {'/'.join(map(str, s.infosets))}, sequences "
+        f"{'/'.join(map(str, s.sequences))}"
+    )
+    lines.append("time: " + ", ".join(f"{k} {v:.2f} s" for k, v in result.seconds.items()))
+    lines.extend(f"note: {n}" for n in result.notes)
+    return "\n".join(lines)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"loveformal: error: {' '.join(message.split())}", err=True)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def solve_command(
+    position: Annotated[
+        str, typer.Argument(help="A position in the notation, or a scenario file (.toml).")
+    ],
+    seat: Annotated[
+        str | None, typer.Option(help="The solving seat (default: the seat to move).")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    graph: Annotated[
+        Path | None, typer.Option(help="Write the game tree as GraphML to this file.")
+    ] = None,
+    max_nodes: Annotated[
+        int, typer.Option(min=1, help="Refuse endgames with more histories than this.")
+    ] = DEFAULT_MAX_NODES,
+    utility: Annotated[
+        str, typer.Option(help="round (win +1 / loss -1 / shared 0) or tokens (gained).")
+    ] = "round",
+    opponents: Annotated[
+        str | None,
+        typer.Option(
+            help="Opponent model for a best response (random, heuristic); default with 3+ "
+            "players: random; with 2 players: none (equilibrium)."
+        ),
+    ] = None,
+    no_pimc: Annotated[bool, typer.Option("--no-pimc", help="Skip the PIMC value.")] = False,
+) -> None:
+    """Solve the rest of the round exactly: equilibrium (2 players) or best response."""
+    try:
+        state = load_position(position)
+        seat_index = parse_seat(seat, state.players) if seat is not None else None
+        if utility not in UTILITIES:
+            raise MalformedInput(f"--utility: expected one of {', '.join(UTILITIES)}")
+        if opponents is not None and opponents not in MODELS:
+            raise MalformedInput(f"--opponents: expected one of {', '.join(MODELS)}")
+        model: OpponentModel | None = opponents
+        util: Utility = utility
+        started = time.perf_counter()
+        last = [started]
+
+        def progress(done: int, total: int, nodes: int) -> None:
+            now = time.perf_counter()
+            if now - last[0] >= 2.0 or (done == total and now - started >= 2.0):
+                last[0] = now
+                typer.echo(
+                    f"building: {done}/{total} deals, {nodes:,} histories ({now - started:.0f} s)",
+                    err=True,
+                )
+
+        result = solve_position(
+            state,
+            seat=seat_index,
+            utility=util,
+            opponents=model,
+            max_nodes=max_nodes,
+            pimc=not no_pimc,
+            progress=progress,
+        )
+    except (LoveformalError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    if graph is not None:
+        from .graph import write_graphml
+
+        try:
+            write_graphml(result.game, graph)
+        except OSError as exc:
+            raise _fail(f"--graph: cannot write {graph}: {exc.strerror or exc}") from None
+    if json_out:
+        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(render(result))
+        if graph is not None:
+            typer.echo(f"graph: {graph}")
+
+
+def verify_section(cfg: object, reporter: Any) -> Any:
+    """The ``solver`` section of ``loveformal verify``: the :data:`KNOWN_ENDGAMES`."""
+    from fractions import Fraction
+
+    from loveformal.cli import SectionResult
+
+    columns = ("endgame", "expected", "value", "exploitability", "status", "time")
+    rows: list[tuple[object, ...]] = []
+    failures: list[str] = []
+    reporter.start("solved endgames", len(KNOWN_ENDGAMES))
+    try:
+        for name, text, expected in KNOWN_ENDGAMES:
+            t = time.perf_counter()
+            result = solve_position(parse_position(text), pimc=False)
+            exp = Fraction(expected)
+            lo, hi = result.bracket or (Fraction(1), Fraction(-1))
+            ok = lo <= exp <= hi and (result.exploitability or 0) <= Fraction(1, 10**9)
+            ok = ok and abs(result.value_float - float(exp)) < 1e-7
+            rows.append(
+                (
+                    name,
+                    expected,
+                    round(result.value_float, 9),
+                    float(result.exploitability or 0),
+                    "PASS" if ok else "FAIL",
+                    round(time.perf_counter() - t, 2),
+                )
+            )
+            if not ok:
+                failures.append(f"{name}: expected {expected}, got {result.value_float}")
+            reporter.advance(1, f"{name}: {'PASS' if ok else 'FAIL'}")
+    finally:
+        reporter.stop()
+    return SectionResult(
+        "FAIL" if failures else "PASS",
+        columns,
+        rows,
+        failures,
+        len(failures),
+        "2-player endgames solved exactly (LP + exact certificate) against hand-computed values",
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``solve`` to ``app`` and the ``solver`` section to ``loveformal verify``."""
+    app.command("solve")(solve_command)
+    cli = sys.modules.get("loveformal.cli")
+    section = getattr(cli, "section", None)
+    if section is not None:
+        section("solver")(verify_section)

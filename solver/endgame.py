@@ -1,0 +1,547 @@
+"""Love Letter endgames as extensive-form games: the root deals and the tree builder.
+
+**The root deals.** Given a position ``S`` (a :class:`~loveformal.state.State`, usually
+parsed from the notation or taken from a scenario), the game solved is the rest of the round
+from ``S`` with every card that is not public dealt afresh at a root chance node:
+
+* *Public* cards are every seat's discard pile and the face-up cards (2-player rounds). The
+  *fixed bottom* is the part of the draw pile whose order is known to both seats at the root:
+  ``S.pile.bottom`` (the Chancellor's returns, kept in their order); when the pile has no
+  unseen part left, the tail of ``S.pile.top`` that some seat put there itself
+  (:func:`loveformal.knowledge.knows_bottom`) is kept instead. Every other card is *unseen*.
+* The unseen cards are exactly the cards of the deck for the player count minus the public
+  cards and the fixed bottom. The position must account for all of them: its hands, its
+  set-aside card and the rest of its draw pile (``top`` and ``unseen``) must hold exactly this
+  multiset, or :class:`~loveformal.errors.MalformedInput` is raised (a hand-written position
+  that leaves cards out of play cannot be solved).
+* A *deal* puts the unseen cards into the zones of ``S`` with ``S``'s sizes: each seat still in
+  the round gets a hand of its size in ``S`` (2 for the seat to move after its draw, 1
+  otherwise), the set-aside card (if ``S`` still has one) gets one card, and the rest go to the
+  draw pile as an *unseen multiset* (``DrawPile.unseen``, above the fixed bottom): the draws
+  are then the engine's own chance nodes. **The solving seat's own hand is dealt like the
+  others**, so that no seat is assumed to know another's hand.
+* A deal must agree with what each seat has privately seen of another:
+  :func:`loveformal.knowledge.knowledge_table` of ``S`` for every seat gives the cards it
+  knows another seat holds (Priest, Baron, King, ...), and a deal must give that seat those
+  cards (for each card kind, the largest number any seat knows of). A position written in the
+  notation has an empty event log, so it carries no such knowledge. These constraints are
+  common knowledge at the root (every such event is public in form: the seen seat knows it
+  was seen).
+* Probability: each arrangement of card *instances* is equally likely, so a deal (zones given
+  as multisets of card kinds; identical cards are one outcome) has weight
+  ``Π_kind count! / Π_zone,kind (copies in zone)!`` normalised over the consistent deals.
+  A ``prior`` callable ``deal state -> weight`` replaces this weight.
+* Each deal is ``S`` with the dealt hands, set-aside card and pile, and an **empty log**
+  (:func:`deal_state`). Every other field (discards, protection, tokens, turn, phase, ...)
+  is ``S``'s.
+
+**The tree.** Below each deal the builder drives the engine itself
+(:func:`~loveformal.engine.legal_actions`, :func:`~loveformal.engine.chance_outcomes`,
+:func:`~loveformal.engine.apply`): decision nodes are keyed by
+``observation(state, seat).key`` (the seat's hand, and every event of the round as the seat
+saw it: perfect recall within the round), chance nodes carry the engine's exact
+probabilities, terminals are the end of the round (``ROUND_OVER`` or ``GAME_OVER``). Nodes
+are shared when the full state (log included) repeats (:meth:`GameBuilder.find`), which keeps
+every player's own history equal on all paths, as the sequence form requires.
+
+*Utilities* (:data:`UTILITIES`): ``"round"`` (default) — a round win is worth 1; with two
+players the utility is zero-sum, ``u_P1 = [P1 won] − [P2 won]`` (a shared win or a round
+nobody wins under ``residual_tie = nobody`` is 0); with three or more each seat gets 1 if it is
+among the round's winners, else 0. ``"tokens"`` — the tokens each seat gains from the root to
+the end of the round (round win plus the 2019 Spy bonus, and any other bonus token); with two
+players ``u_P1 = gained_P1 − gained_P2``. (A match that ends mid-round, as Premium's
+Bishop/Constable tokens can, counts its match winners as the round's winners.)
+
+*Pruning* (only with ``merge_dead_guesses``, the default for equilibrium solving): Guard and
+Bishop guesses that name a card all of whose copies are public (discards, face-up cards) can
+never hit and reveal nothing; all such guesses against the same target lead to isomorphic
+subgames, so only the first is kept (the others are strategically identical; the value is
+unchanged). It is off for best responses against opponent models, whose probabilities count
+every legal action.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from loveformal.actions import Action, Play
+from loveformal.cards import Card, sort_cards
+from loveformal.engine import apply, chance_outcomes, current_player, legal_actions
+from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.knowledge import knowledge_table, knows_bottom
+from loveformal.observation import observation
+from loveformal.seats import seat_name
+from loveformal.state import CHANCE_PHASES, DrawPile, Phase, State
+
+from .efg import Game, GameBuilder
+
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "UTILITIES",
+    "Deal",
+    "Endgame",
+    "EndgameTooLarge",
+    "Progress",
+    "Utility",
+    "build_endgame",
+    "deal_state",
+    "enumerate_deals",
+    "terminal_utility",
+    "terminal_winners",
+    "unseen_cards",
+]
+
+Utility = Literal["round", "tokens"]
+UTILITIES: tuple[Utility, ...] = ("round", "tokens")
+DEFAULT_MAX_NODES = 3_000_000
+"""Histories above which :func:`build_endgame` refuses (estimated first, then counted)."""
+
+Progress = Callable[[int, int, int], None]
+"""``progress(deals_done, deals_total, histories_so_far)``."""
+Prior = Callable[[State], Fraction | int]
+
+_TERMINAL_PHASES = (Phase.ROUND_OVER, Phase.GAME_OVER)
+
+
+class EndgameTooLarge(LoveformalError):
+    """The game would have more histories than allowed."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One root chance outcome."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    """Per seat (empty for seats out of the round), sorted."""
+    set_aside: Card | None
+    pile: tuple[Card, ...]
+    """The unseen part of the draw pile (sorted multiset)."""
+    weight: Fraction
+    """Unnormalised weight (instance arrangements, or the prior's weight)."""
+
+    def label(self) -> str:
+        parts = [
+            f"{seat_name(i)}:{','.join(c.title for c in h)}" for i, h in enumerate(self.hands) if h
+        ]
+        if self.set_aside is not None:
+            parts.append(f"aside:{self.set_aside.title}")
+        parts.append("pile:" + (",".join(c.title for c in self.pile) or "-"))
+        return " ".join(parts)
+
+
+# ----------------------------------------------------------------------------- the root
+
+
+def _fixed_bottom(state: State) -> tuple[Card, ...]:
+    pile = state.pile
+    if pile.unseen:
+        return pile.bottom
+    tail = max((len(knows_bottom(state, s) or ()) for s in range(state.players)), default=0)
+    cards = pile.cards()
+    return cards[len(cards) - tail :] if tail else ()
+
+
+def _check_phase(state: State) -> None:
+    if state.phase is Phase.DEAL:
+        raise MalformedInput("the round is still being dealt: solve a position after the deal")
+    if state.phase in _TERMINAL_PHASES:
+        raise MalformedInput("the round is over: there is nothing left to solve")
+
+
+def unseen_cards(state: State) -> tuple[Card, ...]:
+    """The cards dealt at the root (see the module docstring), sorted.
+
+    Raises :class:`MalformedInput` when the position does not account for every card of the
+    deck that is not public."""
+    _check_phase(state)
+    deck = Counter(state.rules.deck(state.players).cards())
+    public: Counter[Card] = Counter(state.face_up)
+    for s in state.seats:
+        public.update(s.discards)
+    bottom = _fixed_bottom(state)
+    public.update(bottom)
+    expected = deck - public
+    hidden: Counter[Card] = Counter(state.pile.cards())
+    hidden.subtract(bottom)
+    for s in state.seats:
+        hidden.update(s.hand)
+    if state.set_aside is not None:
+        hidden[state.set_aside] += 1
+    hidden = +hidden
+    if hidden != expected:
+        missing = sort_cards((expected - hidden).elements())
+        extra = sort_cards((hidden - expected).elements())
+        what = []
+        if missing:
+            what.append("not in the position: " + ", ".join(c.title for c in missing))
+        if extra:
+            what.append("more than the deck holds: " + ", ".join(c.title for c in extra))
+        raise MalformedInput(
+            "the solver deals every card of the deck that is not public, so the position must "
+            "account for all of them (" + "; ".join(what) + ")"
+        )
+    return sort_cards(expected.elements())
+
+
+def _required(state: State) -> list[Counter[Card]]:
+    """Per seat: the cards some other seat knows it holds (max copies over observers)."""
+    need: list[Counter[Card]] = [Counter() for _ in range(state.players)]
+    if not state.log:
+        return need
+    for observer in range(state.players):
+        for seat, cards in knowledge_table(state, observer).items():
+            need[seat] |= Counter(cards)
+    return need
+
+
+def _zone_sizes(state: State) -> list[int]:
+    return [len(s.hand) for s in state.seats]
+
+
+def _compositions(total: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """All ways to split ``total`` into ``len(caps)`` parts with part ``i`` <= ``caps[i]``."""
+    if len(caps) == 1:
+        if total <= caps[0]:
+            yield (total,)
+        return
+    rest_cap = sum(caps[1:])
+    for x in range(max(0, total - rest_cap), min(total, caps[0]) + 1):
+        for tail in _compositions(total - x, caps[1:]):
+            yield (x, *tail)
+
+
+def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
+    """Every consistent deal of the unseen cards with its weight (see the module docstring),
+    in a fixed order; deals of zero weight are dropped."""
+    unseen = unseen_cards(state)
+    counts = Counter(unseen)
+    need = _required(state)
+    sizes = _zone_sizes(state)
+    n_seats = state.players
+    aside = 1 if state.set_aside is not None else 0
+    free = Counter(counts)
+    for i, req in enumerate(need):
+        if sum(req.values()) > sizes[i]:
+            raise MalformedInput(
+                f"inconsistent knowledge: {seat_name(i)} is known to hold "
+                f"{', '.join(c.title for c in sort_cards(req.elements()))} "
+                f"but holds {sizes[i]} card(s)"
+            )
+        free.subtract(req)
+    if any(v < 0 for v in free.values()):
+        raise MalformedInput("inconsistent knowledge: a known card is not among the unseen cards")
+    pile_size = len(unseen) - sum(sizes) - aside
+    if pile_size < 0:
+        raise MalformedInput("the hands and the set-aside card hold more cards than are unseen")
+    caps0 = [sizes[i] - sum(need[i].values()) for i in range(n_seats)] + [aside, pile_size]
+    kinds = [c for c in sort_cards(counts) if free[c] > 0]
+    deals: list[Deal] = []
+    zones_n = n_seats + 2
+
+    def rec(k: int, caps: list[int], assign: list[list[tuple[Card, int]]]) -> None:
+        if k == len(kinds):
+            zones: list[list[Card]] = [[] for _ in range(zones_n)]
+            for z in range(zones_n):
+                for card, x in assign[z]:
+                    zones[z].extend([card] * x)
+            hands = tuple(sort_cards([*zones[i], *need[i].elements()]) for i in range(n_seats))
+            set_aside = zones[n_seats][0] if aside else None
+            pile = sort_cards(zones[n_seats + 1])
+            weight = Fraction(_arrangements(counts, hands, set_aside, pile))
+            deal = Deal(hands, set_aside, pile, weight)
+            if prior is not None:
+                w = prior(deal_state(state, deal))
+                if isinstance(w, bool) or not isinstance(w, int | Fraction) or w < 0:
+                    raise ValueError(f"the prior must give a weight >= 0 (int or Fraction): {w!r}")
+                deal = Deal(hands, set_aside, pile, Fraction(w))
+            if deal.weight > 0:
+                deals.append(deal)
+            return
+        card = kinds[k]
+        for split in _compositions(free[card], caps):
+            new_caps = [c - x for c, x in zip(caps, split, strict=True)]
+            new_assign = [
+                [*assign[z], (card, split[z])] if split[z] else assign[z] for z in range(zones_n)
+            ]
+            rec(k + 1, new_caps, new_assign)
+
+    rec(0, caps0, [[] for _ in range(zones_n)])
+    if not deals:
+        raise MalformedInput("no deal of the unseen cards is consistent with the position")
+    return deals
+
+
+def _arrangements(
+    counts: Counter[Card],
+    hands: tuple[tuple[Card, ...], ...],
+    set_aside: Card | None,
+    pile: tuple[Card, ...],
+) -> int:
+    """Instance arrangements of a deal: ``Π count! / Π copies-in-zone!``."""
+    num = 1
+    for n in counts.values():
+        num *= math.factorial(n)
+    den = 1
+    zones: list[Sequence[Card]] = [*hands, pile]
+    if set_aside is not None:
+        zones.append((set_aside,))
+    for zone in zones:
+        for n in Counter(zone).values():
+            den *= math.factorial(n)
+    return num // den
+
+
+def deal_state(state: State, deal: Deal) -> State:
+    """``state`` with the deal's hands, set-aside card and pile, and an empty log."""
+    seats = tuple(s._replace(hand=h) for s, h in zip(state.seats, deal.hands, strict=True))
+    bottom = _fixed_bottom(state)
+    pile = DrawPile((), deal.pile, bottom) if deal.pile else DrawPile(bottom, (), ())
+    return state._replace(seats=seats, pile=pile, set_aside=deal.set_aside, log=())
+
+
+def actual_deal(state: State) -> Deal:
+    """The deal that ``state`` itself is (its hands, set-aside card and unseen pile)."""
+    bottom = _fixed_bottom(state)
+    cards = list(state.pile.cards())
+    for c in bottom:
+        cards.remove(c)
+    return Deal(tuple(s.hand for s in state.seats), state.set_aside, sort_cards(cards), Fraction(1))
+
+
+# ----------------------------------------------------------------------------- utilities
+
+
+def _round_winners(state: State) -> tuple[int, ...]:
+    return state.round_winners or state.game_winners
+
+
+def terminal_utility(state: State, root: State, utility: Utility) -> tuple[int, ...]:
+    """The utilities at a terminal ``state`` (see the module docstring)."""
+    n = state.players
+    if utility == "round":
+        won = _round_winners(state)
+        gains = [1 if i in won else 0 for i in range(n)]
+    else:
+        gains = [state.seats[i].tokens - root.seats[i].tokens for i in range(n)]
+    if n == 2:
+        d = gains[0] - gains[1]
+        return (d, -d)
+    return tuple(gains)
+
+
+def win_indicator(state: State) -> tuple[int, ...]:
+    """1 for each seat among the round's winners at a terminal ``state``."""
+    won = _round_winners(state)
+    return tuple(1 if i in won else 0 for i in range(state.players))
+
+
+# ----------------------------------------------------------------------------- the builder
+
+
+def _public_count(state: State) -> Counter[Card]:
+    seen: Counter[Card] = Counter(state.face_up)
+    for s in state.seats:
+        seen.update(s.discards)
+    return seen
+
+
+def _dead_guess(state: State, guess: object) -> bool:
+    deck = state.rules.deck(state.players)
+    public = _public_count(state)
+    if isinstance(guess, Card):
+        cards = [guess]
+    else:
+        cards = [c for c in deck.kinds if state.rules.value(c) == guess]
+    return all(public[c] >= deck.count(c) for c in cards)
+
+
+def decision_actions(state: State, merge_dead_guesses: bool) -> tuple[Action, ...]:
+    """The legal actions, with equivalent never-hitting guesses merged (see the docstring)."""
+    actions = legal_actions(state)
+    if not merge_dead_guesses:
+        return actions
+    out: list[Action] = []
+    kept: set[tuple[object, ...]] = set()
+    for a in actions:
+        if isinstance(a, Play) and a.guess is not None and _dead_guess(state, a.guess):
+            group = (a.card, a.target, a.targets, a.look)
+            if group in kept:
+                continue
+            kept.add(group)
+        out.append(a)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Endgame:
+    """A built endgame: the game and how it was made."""
+
+    game: Game
+    root: State
+    """The position (with its log)."""
+    deals: tuple[Deal, ...]
+    """The root chance outcomes, in edge order."""
+    utility: Utility
+    merge_dead_guesses: bool
+    build_seconds: float
+    representatives: dict[tuple[int, object], State]
+    """Per (player, infoset key): one state of the infoset (for opponent models)."""
+    shared: int
+    """Transpositions merged (with ``share``)."""
+
+
+class _Walker:
+    def __init__(
+        self,
+        root: State,
+        utility: Utility,
+        merge: bool,
+        max_nodes: int,
+        players: int,
+        share: bool,
+    ) -> None:
+        self.b = GameBuilder(players)
+        self.root = root
+        self.utility = utility
+        self.merge = merge
+        self.max_nodes = max_nodes
+        self.share = share
+        self.reps: dict[tuple[int, object], State] = {}
+        self.terminals = 0
+        self.hits = 0
+
+    def too_large(self, what: str) -> EndgameTooLarge:
+        return EndgameTooLarge(
+            f"the endgame {what} more than --max-nodes = {self.max_nodes:,} histories; "
+            "raise --max-nodes or solve a later position"
+        )
+
+    def walk(self, state: State) -> int:
+        b = self.b
+        share = self.share
+        if share:
+            found = b.find(state)
+            if found is not None:
+                self.hits += 1
+                return found
+        phase = state.phase
+        if phase in _TERMINAL_PHASES:
+            # Terminal keys are unique and carry the round's winners (read back by the solver
+            # from Game.node_key for win probabilities).
+            self.terminals += 1
+            return b.terminal(
+                terminal_utility(state, self.root, self.utility),
+                key=(_TERMINAL_KEY, self.terminals, win_indicator(state)),
+            )
+        if len(b) > self.max_nodes:
+            raise self.too_large("has")
+        walk = self.walk
+        node_key = state if share else None
+        if phase in CHANCE_PHASES:
+            outs = [(o, p, walk(apply(state, o))) for o, p in chance_outcomes(state)]
+            return b.chance(outs, key=node_key)
+        player = current_player(state)
+        acts = [(a, walk(apply(state, a))) for a in decision_actions(state, self.merge)]
+        key = observation(state, player).key
+        self.reps.setdefault((player, key), state)
+        return b.decision(player, key, acts, key=node_key)
+
+
+_TERMINAL_KEY = "terminal"
+
+
+def terminal_winners(game: Game, node: int) -> tuple[int, ...] | None:
+    """The win indicators recorded at terminal ``node`` of a built endgame (else None)."""
+    key = game.node_key[node]
+    if isinstance(key, tuple) and len(key) == 3 and key[0] == _TERMINAL_KEY:
+        winners: tuple[int, ...] = key[2]
+        return winners
+    return None
+
+
+def build_endgame(
+    state: State,
+    *,
+    utility: Utility = "round",
+    max_nodes: int = DEFAULT_MAX_NODES,
+    prior: Prior | None = None,
+    merge_dead_guesses: bool = True,
+    progress: Progress | None = None,
+    sample_deals: int = 3,
+    share: bool = False,
+) -> Endgame:
+    """Build the endgame of ``state`` (see the module docstring).
+
+    Before building everything, the subtrees of ``sample_deals`` evenly spread deals are
+    built and their mean size times the number of deals is the *estimate*; above
+    ``max_nodes`` it raises :class:`EndgameTooLarge` at once. The build itself also stops
+    with :class:`EndgameTooLarge` as soon as it passes ``max_nodes`` histories.
+
+    ``share`` keys every node on its full state (log included) and merges repeats. The log
+    records every event of the round, so two different histories almost never reach the same
+    state (none in the benchmark endgames); sharing is therefore off by default, which saves
+    hashing every state. The cyclic garbage collector is paused while building (the tree
+    holds millions of small tuples and nothing of it is cyclic garbage).
+    """
+    if utility not in UTILITIES:
+        raise MalformedInput(f"unknown utility {utility!r} (expected one of {UTILITIES})")
+    start = time.perf_counter()
+    deals = enumerate_deals(state, prior=prior)
+    total = sum((d.weight for d in deals), Fraction(0))
+    walker = _Walker(state, utility, merge_dead_guesses, max_nodes, state.players, share)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        game = _build(walker, state, deals, total, max_nodes, progress, sample_deals)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return Endgame(
+        game=game,
+        root=state,
+        deals=tuple(deals),
+        utility=utility,
+        merge_dead_guesses=merge_dead_guesses,
+        build_seconds=time.perf_counter() - start,
+        representatives=walker.reps,
+        shared=walker.hits,
+    )
+
+
+def _build(
+    walker: _Walker,
+    state: State,
+    deals: list[Deal],
+    total: Fraction,
+    max_nodes: int,
+    progress: Progress | None,
+    sample_deals: int,
+) -> Game:
+    children: dict[int, int] = {}
+    step = max(1, len(deals) // max(1, sample_deals))
+    sample = list(range(0, len(deals), step))[:sample_deals]
+    for i in sample:
+        children[i] = walker.walk(deal_state(state, deals[i]))
+    if sample:
+        estimate = len(walker.b) * len(deals) / len(sample)
+        if estimate > max_nodes:
+            raise EndgameTooLarge(
+                f"the endgame is estimated at {estimate:,.0f} histories ({len(deals):,} deals "
+                f"× about {len(walker.b) / len(sample):,.0f} each), more than --max-nodes = "
+                f"{max_nodes:,}; raise --max-nodes or solve a later position"
+            )
+    for i, deal in enumerate(deals):
+        if i not in children:
+            children[i] = walker.walk(deal_state(state, deal))
+        if progress is not None:
+            progress(i + 1, len(deals), len(walker.b))
+    outcomes = [(deals[i].label(), deals[i].weight / total, children[i]) for i in range(len(deals))]
+    root = walker.b.chance(outcomes)
+    return walker.b.build(root)

@@ -1,0 +1,262 @@
+"""Love Letter endgames solved exactly: root deals, hand-computed values, certificates.
+
+Hand-computed positions (2 players; "round" utility: win +1, loss −1, shared 0; P1 to play):
+
+**A3** (classic, pile empty, ``solver.cli.KNOWN_ENDGAMES[0]``): P1 d:Priest,Baron,Handmaid,Guard
+(sum 10), P2 d:Priest,Baron,Handmaid,Prince,Prince (19); face up King,Countess,Guard. Unseen:
+Guard×3 + Princess, dealt P1 2 / P2 1 / aside 1 (12 instance arrangements). The Princess is
+in P1's hand with probability 6/12 (P1 keeps it, plays a Guard that misses P2's Guard, and
+wins the showdown: +1), in P2's hand 3/12 (P1 holds Guard,Guard and names the Princess: +1),
+set aside 3/12 (P1 Guard,Guard names the Princess and misses; Guard against Guard, P2's discards
+are higher: −1). P1 with Guard,Guard cannot tell the last two apart: naming the Princess gives
+(+1 − 1)/2 = 0, any other (dead) guess −1. Value = 6/12·1 + 6/12·0 = **1/2**.
+
+**A** (same, P1 d:Priest,Baron,Handmaid,Prince (14 + the Guard it plays = 15), P2 d sums to 15):
+the Guard-against-Guard showdown is a shared win (0): value = 6/12 + 3/12 = **3/4**. **C** is
+its z2019 twin (tie_break none: every tie is shared): **3/4**.
+
+**D** (classic, one card left, P2 under Handmaid, equal discard sums): unseen Guard×4 +
+Princess, the Princess uniformly in one of 5 slots. P1's Guard has no target (no effect);
+P2 draws the last card. Princess in P1's hand (2/5): P2 holds Guard,Guard, knows the Princess
+is in P1's hand (2/3) or set aside (1/3), names it: −1. Set aside (1/5): P2's guess misses,
+Guard against Guard, equal sums: 0. In P2's hand or the pile (2/5): P2 keeps the Princess: −1.
+Value = **−4/5**; with P1's actual hand Guard,Guard (Princess aside, in P2's hand or pile,
+1/3 each) the play is worth **−2/3**.
+
+**E** (classic, pile empty, unseen Guard×2, Princess, Prince; P1's discards are higher): P1
+holds Guard,Guard with probability 2/12 and then guesses the Princess or the Prince blind
+(0); every other hand wins (+1). Value = **5/6**. The determinized (PIMC) value is **1**: a
+clairvoyant P1 always names the right card — it overestimates.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from loveformal.engine import new_match
+from loveformal.errors import MalformedInput
+from loveformal.notation import parse_position, position_of
+from loveformal.rulebook import make_ruleset
+from loveformal.sampling import random_step
+from loveformal.solver.analysis import solve_position
+from loveformal.solver.endgame import (
+    EndgameTooLarge,
+    build_endgame,
+    enumerate_deals,
+    unseen_cards,
+)
+from loveformal.state import Phase, State
+
+A3 = (
+    "classic 2p start:P2 | P1 Guard,Princess d:Priest,Baron,Handmaid,Guard t0 | "
+    "P2 Guard d:Priest,Baron,Handmaid,Prince,Prince t0 | deck - | aside Guard | "
+    "up King,Countess,Guard | play P1"
+)
+A = (
+    "classic 2p start:P2 | P1 Guard,Princess d:Priest,Baron,Handmaid,Prince t0 | "
+    "P2 Guard d:Priest,Baron,Handmaid,Prince,Guard t0 | deck - | aside Guard | "
+    "up King,Countess,Guard | play P1"
+)
+C = (
+    "z2019 2p | P1 Guard,Princess d:Priest,Baron,Handmaid,Prince,Chancellor,Spy,Guard t0 | "
+    "P2 Guard d:Priest,Baron,Handmaid,Prince,Chancellor,Spy,Guard t0 | deck - | "
+    "aside Guard | up King,Countess,Guard | play P1"
+)
+D = (
+    "classic 2p | P1 Guard,Guard d:Priest,Baron,Prince,Handmaid t0 | "
+    "P2 Guard d:Priest,Baron,Prince,Handmaid t0 prot | deck Princess | aside Guard | "
+    "up King,Countess,Guard | play P1"
+)
+E = (
+    "classic 2p start:P2 | P1 Guard,Guard d:Priest,Baron,Handmaid,Prince t0 | "
+    "P2 Princess d:Priest,Baron,Handmaid,Guard,Guard t0 | deck - | aside Prince | "
+    "up King,Countess,Guard | play P1"
+)
+EPS = Fraction(1, 10**9)
+
+
+def endgame(preset: str, k: int, seed: int, players: int = 2) -> State:
+    """A seeded random position at a decision with ``k`` cards left in the pile (no log)."""
+    rng = random.Random(seed)
+    while True:
+        s = new_match(make_ruleset(preset), players)
+        while not s.round_over:
+            if s.phase is Phase.PLAY and s.pile.size == k:
+                return position_of(s)
+            s, _ = random_step(s, rng)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [(A3, Fraction(1, 2)), (A, Fraction(3, 4)), (C, Fraction(3, 4))]
+)
+def test_hand_computed_pile_empty(text: str, value: Fraction) -> None:
+    r = solve_position(parse_position(text))
+    assert r.bracket == (value, value)
+    assert r.value == value
+    assert r.exploitability == 0
+    table = {a.text: a for a in r.actions}
+    assert table["play Princess"].value == -1
+    assert table["play Guard on P2 guessing Princess"].value == 1
+    assert r.sizes.deals == 3
+
+
+def test_hand_computed_one_card_left() -> None:
+    r = solve_position(parse_position(D))
+    assert r.value == Fraction(-4, 5)
+    assert [(a.text, a.value, a.probability) for a in r.actions] == [
+        ("play Guard", Fraction(-2, 3), 1.0)
+    ]
+    assert r.actions[0].win == pytest.approx(1 / 3)
+
+
+def test_pimc_overestimates_where_clairvoyance_misleads() -> None:
+    r = solve_position(parse_position(E))
+    assert r.value == Fraction(5, 6)
+    assert r.pimc == 1
+    table = {a.text: a for a in r.actions}
+    assert table["play Guard on P2 guessing Prince"].value == 0
+    assert table["play Guard on P2 guessing Priest"].value == -1  # a dead guess
+
+
+def test_deal_weights_count_instances() -> None:
+    deals = enumerate_deals(parse_position(E))
+    assert len(deals) == 7
+    assert sum(d.weight for d in deals) == 12  # 4! / 2! arrangements of Guard*2, Princess, Prince
+    assert unseen_cards(parse_position(E))[0].title == "Guard"
+
+
+def test_own_hand_is_dealt_at_the_root() -> None:
+    """The value does not depend on the seat's actual hand; the action table does."""
+    other = (
+        E.replace("P1 Guard,Guard", "P1 Prince,Princess")
+        .replace("P2 Princess", "P2 Guard")
+        .replace("aside Prince", "aside Guard")
+    )
+    a, b = solve_position(parse_position(E)), solve_position(parse_position(other))
+    assert a.value == b.value == Fraction(5, 6)
+    assert {x.text for x in a.actions} != {x.text for x in b.actions}
+    assert all(x.value <= 1 for x in b.actions) and max(x.value for x in b.actions) == 1
+
+
+def test_value_is_the_same_from_either_seat() -> None:
+    state = parse_position(D)
+    r1, r2 = solve_position(state, seat=0), solve_position(state, seat=1)
+    assert r2.value == -r1.value if r1.value is not None else False
+    assert r2.actions == ()
+
+
+def test_merging_dead_guesses_keeps_the_value() -> None:
+    state = endgame("classic", 1, 3)
+    full = build_endgame(state, merge_dead_guesses=False).game
+    merged = build_endgame(state).game
+    from loveformal.solver import certify, solve
+
+    v_full, v_merged = solve(full).value, solve(merged).value
+    assert v_full == pytest.approx(v_merged, abs=1e-9)
+    assert merged.num_nodes <= full.num_nodes
+    c = certify(full, solve(full).strategies)
+    assert c.exploitability <= EPS
+
+
+@pytest.mark.parametrize(
+    ("preset", "k", "seed"),
+    [
+        ("classic", 1, 0),
+        ("classic", 2, 1),
+        ("classic", 2, 2),
+        ("z2019", 1, 0),
+        ("z2019", 2, 0),
+        ("z2019", 2, 4),
+        ("classic", 3, 1),
+    ],
+)
+def test_certified_exploitability(preset: str, k: int, seed: int) -> None:
+    r = solve_position(endgame(preset, k, seed), pimc=False)
+    assert r.exploitability is not None and r.exploitability <= EPS
+    assert r.bracket is not None
+    lo, hi = r.bracket
+    assert lo <= hi and float(lo) - 1e-9 <= r.value_float <= float(hi) + 1e-9
+    probs = [a.probability for a in r.actions]
+    assert sum(probs) == pytest.approx(1.0)
+
+
+def test_tokens_utility_counts_the_spy() -> None:
+    """z2019: P1 has discarded a Spy, P2 none left: the round winner's token plus P1's Spy."""
+    text = (
+        "z2019 2p | P1 Guard,Princess d:Priest,Baron,Handmaid,Prince,Chancellor,Spy,Guard t0 | "
+        "P2 Guard d:Priest,Baron,Handmaid,Prince,Chancellor,Guard,Guard t0 | deck - | "
+        "aside Spy | up King,Countess,Guard | play P1"
+    )
+    state = parse_position(text)
+    rnd = solve_position(state, pimc=False)
+    tok = solve_position(state, utility="tokens", pimc=False)
+    # Unseen Guard*2, Princess, Spy. P2's Spy (if dealt to P2) stays in its hand: only P1
+    # played one, so P1 gets the Spy token in every deal: tokens = round result + 1.
+    assert tok.value == rnd.value + 1 if rnd.value is not None else False
+
+
+def test_knowledge_from_the_log_restricts_the_deals() -> None:
+    """A Priest look (from play) fixes the seen hand in every deal."""
+    from loveformal.actions import Play
+    from loveformal.engine import apply, legal_actions
+    from loveformal.knowledge import knowledge_table
+    from loveformal.sampling import settle
+
+    rng = random.Random(7)
+    for _ in range(200):
+        s = new_match(make_ruleset("classic"), 2)
+        while not s.round_over and not (s.phase is Phase.PLAY and s.pile.size <= 3):
+            s, _ = random_step(s, rng)
+        if s.round_over:
+            continue
+        priests = [a for a in legal_actions(s) if isinstance(a, Play) and a.card.title == "Priest"]
+        if not priests or priests[0].target is None:
+            continue
+        after = settle(apply(s, priests[0]), turn_draw=False)
+        if after.round_over or after.pile.size == 0:
+            continue
+        seer = s.turn
+        known = knowledge_table(after, seer)[1 - seer]
+        deals = enumerate_deals(after)
+        assert known and all(known[0] in d.hands[1 - seer] for d in deals)
+        return
+    pytest.skip("no Priest look found")
+
+
+def test_refuses_above_max_nodes() -> None:
+    with pytest.raises(EndgameTooLarge, match="max-nodes"):
+        solve_position(endgame("classic", 3, 0), max_nodes=1000)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("classic 2p | P1 Guard", "sections"),
+        (
+            "classic 2p | P1 Guard,Guard d:- t0 | P2 Guard d:- t0 | deck Princess | aside Guard"
+            " | up King,Countess,Guard | play P1",
+            "account for all",
+        ),
+        (A3.replace("play P1", "round_over P1 won:P1 next:P1"), "round is over"),
+    ],
+)
+def test_bad_positions(text: str, match: str) -> None:
+    with pytest.raises(MalformedInput, match=match):
+        solve_position(parse_position(text))
+
+
+def test_three_players_best_response_against_random() -> None:
+    state = endgame("classic", 1, 5, players=3)
+    r = solve_position(state, pimc=False)
+    assert r.opponents == "random" and r.exploitability is None
+    assert r.value is not None and 0 <= r.value <= 1
+    if r.actions:
+        best = max(a.value for a in r.actions)
+        assert [a.probability for a in r.actions].count(1.0) == 1
+        chosen = next(a for a in r.actions if a.probability == 1.0)
+        assert chosen.value == best
+    heur = solve_position(state, opponents="heuristic", pimc=False)
+    assert heur.value is not None and 0 <= heur.value <= 1

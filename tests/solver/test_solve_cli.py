@@ -1,0 +1,118 @@
+"""``loveformal solve`` and the ``solver`` section of ``loveformal verify``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import pytest
+from typer.testing import CliRunner
+
+from loveformal import cli
+
+from .test_endgame import D, E
+
+runner = CliRunner()
+
+
+def invoke(*args: str) -> Any:
+    return runner.invoke(cli.app, list(args))
+
+
+def test_solve_prints_the_table() -> None:
+    r = invoke("solve", D)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "play Guard" in out and "-0.666667" in out
+    assert "game value: -0.800000000" in out
+    assert "exploitability (exact): 0.000e+00 (certified" in out
+    assert "4 deals, 24 histories" in out and "time:" in out
+
+
+def test_solve_json_shape() -> None:
+    r = invoke("solve", E, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["value"] == pytest.approx(5 / 6)
+    assert data["value_exact"] == "5/6"
+    assert data["exploitability"] == 0.0
+    assert data["pimc"] == 1.0
+    assert {"deals", "histories", "infosets", "sequences"} <= set(data)
+    for a in data["actions"]:
+        assert set(a) >= {"action", "probability", "value"}
+    assert sum(a["probability"] for a in data["actions"]) == pytest.approx(1.0)
+
+
+def test_solve_other_seat() -> None:
+    data = json.loads(invoke("solve", D, "--seat", "P2", "--json").output)
+    assert data["seat"] == "P2" and data["value_exact"] == "4/5" and data["actions"] == []
+
+
+def test_solve_writes_graphml(tmp_path: Path) -> None:
+    path = tmp_path / "tree.graphml"
+    r = invoke("solve", D, "--graph", str(path))
+    assert r.exit_code == 0, r.output
+    g = nx.read_graphml(path, node_type=int)
+    assert g.number_of_nodes() == 24
+
+
+def test_solve_scenario_file(tmp_path: Path) -> None:
+    path = tmp_path / "endgame.toml"
+    path.write_text(
+        """
+title = "endgame D"
+rulesets = ["classic"]
+
+[position]
+players = 2
+turn = "P1"
+deck = ["Princess"]
+set_aside = "Guard"
+face_up = ["King", "Countess", "Guard"]
+hands = { P1 = ["Guard", "Guard"], P2 = ["Guard"] }
+protected = ["P2"]
+
+[position.discards]
+P1 = ["Priest", "Baron", "Prince", "Handmaid"]
+P2 = ["Priest", "Baron", "Prince", "Handmaid"]
+
+[expect]
+""",
+        encoding="utf-8",
+    )
+    r = invoke("solve", str(path), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["value_exact"] == "-4/5"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("classic 2p | P1 Guard",), "sections"),
+        (
+            (
+                "classic 2p | P1 Guard,Guard d:- t0 | P2 Guard d:- t0 | deck Princess | "
+                "aside Guard | up King,Countess,Guard | play P1",
+            ),
+            "account for all",
+        ),
+        ((D, "--max-nodes", "5"), "max-nodes"),
+        ((D, "--seat", "P9"), "P9"),
+        ((D, "--utility", "money"), "--utility"),
+    ],
+)
+def test_bad_input_exits_2(args: tuple[str, ...], message: str) -> None:
+    r = invoke("solve", *args)
+    assert r.exit_code == 2
+    assert message in r.output
+
+
+def test_verify_has_the_solver_section() -> None:
+    r = invoke("verify", "--sections", "solver", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output[r.output.index("\n{") :])  # progress lines come first
+    section = data["sections"][0]
+    assert section["section"] == "solver" and section["status"] == "PASS"
+    assert len(section["rows"]) >= 4
