@@ -207,6 +207,7 @@ def _mount_optional_apps() -> None:
 _mount_optional_apps()
 importlib.import_module("loveformal.compare").register(app)  # loveformal compare
 importlib.import_module("loveformal.proofs.cli").register(app)  # loveformal prove
+importlib.import_module("loveformal.proofs.diverge").register(app)  # loveformal diverge
 importlib.import_module("loveformal.simulate").register(app)  # loveformal simulate
 importlib.import_module("loveformal.play").register(app)  # loveformal play
 

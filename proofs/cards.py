@@ -10,7 +10,10 @@ says; a card with no seat to choose is played with no effect (``target = NONE``,
 
 Cards modelled: the Classic cards (Guard … Princess) and the Z2019 Chancellor and Spy. The
 Premium 5–8 player cards (Bishop, Dowager Queen, Constable, Count, Sycophant, Baroness,
-Cardinal, Jester, Assassin) are not modelled yet: :func:`supported` says so.
+Cardinal, Jester, Assassin) are not modelled yet: :func:`supported` says so. (Their scoring
+is: the Count/Bishop showdown, the Constable's knock-out token and the Jester's round-end
+token in :mod:`.steps`, checked against the engine by ``tests/proofs/test_premium_scoring.py``;
+none of it is reachable from the proofs until the card effects exist.)
 """
 
 from __future__ import annotations

@@ -198,6 +198,9 @@ def award(s: SymState, winners: tuple[BoolE, ...], tied: tuple[BoolE, ...]) -> S
         spies = tuple(z3.And(z3.Not(s.out[i]), s.spied[i]) for i in shape.seats)
         only = count_true(spies) == 1
         awards += [(i, z3.And(only, spies[i])) for i in shape.seats]
+    if shape.has(G.JESTER):  # R23: the Jester's player scores if the chosen seat won
+        won = z3.Or([z3.And(s.jester_chosen == j, w) for j, w in enumerate(winners)])
+        awards += [(i, z3.And(s.jester_bettor == i, won)) for i in shape.seats]
     tokens = list(s.tokens)
     going = z3.BoolVal(True)
     first = shape.rules.options.simultaneous_win == "first_awarded"
@@ -222,6 +225,58 @@ def end_round(s: SymState, winners: tuple[BoolE, ...], tied: tuple[BoolE, ...]) 
     return award(s, winners, tied)
 
 
+def _best(contender: tuple[BoolE, ...], value: tuple[IntE, ...]) -> tuple[BoolE, ...]:
+    """The contenders with the highest value."""
+    best: IntE = z3.IntVal(-1)
+    for c, v in zip(contender, value, strict=True):
+        best = z3.If(z3.And(c, v > best), v, best)
+    return tuple(z3.And(c, v == best) for c, v in zip(contender, value, strict=True))
+
+
+def count_bonus(s: SymState, seat: int) -> IntE:
+    """The Count: "+1 to your hand value per Count in your discard pile" (R19, ``count_bonus
+    = per_count``), or +1 if any (``flat``, D11)."""
+    shape = s.shape
+    if not shape.has(G.COUNT):
+        return z3.IntVal(0)
+    n = s.disc(seat)[shape.k(G.COUNT)]
+    return z3.If(n >= 1, 1, 0) if shape.rules.options.count_bonus == "flat" else n
+
+
+def premium_top(s: SymState, contender: tuple[BoolE, ...]) -> tuple[BoolE, ...]:
+    """The highest adjusted hands at a Premium showdown (before the discard-sum tie-break).
+
+    Values are doubled so that the Bishop's 7.5 (``bishop_showdown = seven_point_five``, D8)
+    is an integer. "The Princess still beats the Bishop" (R16): under
+    ``princess_beats_bishop`` a Bishop holder leaves the comparison whenever a Princess is
+    held (D29, BGA's resolution). The Count bonus (R19, D11) is added; under ``count_tie =
+    void_bonus`` a top tie involving a bonus is compared again without bonuses ([INF] seed
+    003).
+    """
+    shape = s.shape
+    opts = shape.rules.options
+    seats = shape.seats
+    doubled = [2 * v for v in shape.values]
+    if shape.has(G.BISHOP) and opts.bishop_showdown == "seven_point_five":
+        doubled[shape.k(G.BISHOP)] = 15
+    base = tuple(z3.Sum([c * v for c, v in zip(s.hand(i), doubled, strict=True)]) for i in seats)
+    if shape.has(G.BISHOP) and opts.bishop_showdown == "princess_beats_bishop":
+        p, b = shape.k(G.PRINCESS), shape.k(G.BISHOP)
+        anyone = z3.Or([z3.And(contender[i], s.hand(i)[p] >= 1) for i in seats])
+        contender = tuple(
+            z3.And(contender[i], z3.Not(z3.And(anyone, s.hand(i)[b] >= 1))) for i in seats
+        )
+    bonus = tuple(count_bonus(s, i) for i in seats)
+    top = _best(contender, tuple(v + 2 * n for v, n in zip(base, bonus, strict=True)))
+    if opts.count_tie == "void_bonus":
+        voided = z3.And(
+            count_true(top) > 1, z3.Or([z3.And(t, n > 0) for t, n in zip(top, bonus, strict=True)])
+        )
+        again = _best(contender, base)
+        top = tuple(z3.If(voided, a, t) for a, t in zip(again, top, strict=True))
+    return top
+
+
 def showdown(s: SymState) -> tuple[tuple[BoolE, ...], tuple[BoolE, ...]]:
     """Compare the hands still in the round: ``(winners, tied)`` per seat.
 
@@ -234,11 +289,11 @@ def showdown(s: SymState) -> tuple[tuple[BoolE, ...], tuple[BoolE, ...]]:
     opts = shape.rules.options
     seats = shape.seats
     contender = tuple(z3.And(z3.Not(s.out[i]), total(s.hand(i)) >= 1) for i in seats)
-    value = tuple(value_of(shape, s.hand(i)) for i in seats)
-    best: IntE = z3.IntVal(-1)
-    for i in seats:
-        best = z3.If(z3.And(contender[i], value[i] > best), value[i], best)
-    top = tuple(z3.And(contender[i], value[i] == best) for i in seats)
+    if any(shape.has(c) for c in (G.BISHOP, G.COUNT)):
+        top = premium_top(s, contender)
+    else:
+        value = tuple(value_of(shape, s.hand(i)) for i in seats)
+        top = _best(contender, value)
     if opts.tie_break == "discard_sum":
         sums = tuple(value_of(shape, s.disc(i)) for i in seats)
         best_sum: IntE = z3.IntVal(-1)
@@ -293,7 +348,29 @@ def knock_out(s: SymState, seat: IntE) -> SymState:
         sycophant=z3.If(s.sycophant == seat, NONE, s.sycophant),
     )
     left = in_round_seats(after)
-    return merge(count_true(left) == 1, end_round(after, left, left), after)
+    rest = merge(count_true(left) == 1, end_round(after, left, left), after)
+    if not shape.has(G.CONSTABLE):
+        return rest
+    # The Constable: "when you are knocked out while it is in your discard pile, gain a
+    # token"; an immediate win if it reaches the threshold (R18); under
+    # ``constable_counts_held`` a Constable in the discarded hand counts too (D28).
+    c = shape.k(G.CONSTABLE)
+    held = shape.rules.options.constable_counts_held
+    scores = tuple(
+        z3.And(seat == i, z3.Or(s.disc(i)[c] >= 1, z3.And(z3.BoolVal(held), s.hand(i)[c] >= 1)))
+        for i in shape.seats
+    )
+    tokens = tuple(t + z3.If(sc, 1, 0) for t, sc in zip(after.tokens, scores, strict=True))
+    won = z3.Or([z3.And(sc, t >= shape.threshold) for sc, t in zip(scores, tokens, strict=True)])
+    scored = replace(after, tokens=tokens)
+    left_scored = merge(count_true(left) == 1, end_round(scored, left, left), scored)
+    over = replace(
+        scored,
+        phase=z3.IntVal(GAME_OVER),
+        pending=z3.IntVal(NONE),
+        starter=tuple(z3.BoolVal(False) for _ in shape.seats),
+    )
+    return merge(won, over, left_scored)
 
 
 def discard_hand(s: SymState, seat: IntE) -> SymState:
