@@ -264,6 +264,10 @@ def _legal_plays_and_ids(state: State) -> tuple[tuple[Play, ...], frozenset[int]
     its hand, every seat's out and protected flags, the Sycophant's mark), with the ``id`` of
     each (interned, hence live) :class:`Play`, so that :func:`apply` recognises an action taken
     from :func:`legal_actions` without comparing it field by field."""
+    global _LAST
+    last = _LAST
+    if last[0] is state:  # legal_actions then apply on the same state: computed once
+        return last[1]
     seats = state.seats
     key = (
         state.rules.key,
@@ -278,7 +282,14 @@ def _legal_plays_and_ids(state: State) -> tuple[tuple[Play, ...], frozenset[int]
             _PLAYS_CACHE.clear()
         plays = _plays(state)
         entry = _PLAYS_CACHE[key] = (plays, frozenset(map(id, plays)))
+    _LAST = (state, entry)
     return entry
+
+
+# The last state asked about, with its entry, as one tuple (replaced atomically, so threads
+# never see a mismatched pair). Holding the state itself, not its id, means an identity match
+# can only be that very state.
+_LAST: tuple[State | None, tuple[tuple[Play, ...], frozenset[int]]] = (None, ((), frozenset()))
 
 
 def _legal_plays(state: State) -> tuple[Play, ...]:
