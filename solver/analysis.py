@@ -38,6 +38,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+import numpy as np
+import numpy.typing as npt
+
 from loveformal.actions import Action
 from loveformal.engine import current_player
 from loveformal.errors import MalformedInput
@@ -201,8 +204,10 @@ def _root_probs(game: Game) -> dict[int, Fraction]:
 
 def _float_values(
     game: Game, seat: int, table: Sequence[Sequence[float] | None], payoff: Sequence[float]
-) -> list[float]:
+) -> Any:
     """Bottom-up expected ``payoff`` per node (floats) under a full per-infoset table."""
+    if game.is_tree():
+        return _tree_float_values(game, table, np.asarray(payoff, dtype=np.float64))
     values = [0.0] * game.num_nodes
     kinds = game.kind.tolist()
     infos = game.infoset.tolist()
@@ -226,12 +231,49 @@ def _float_values(
     return values
 
 
+def _tree_float_values(
+    game: Game, table: Sequence[Sequence[float] | None], payoff: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """:func:`_float_values` on a tree, vectorised one depth level at a time."""
+    n = game.num_nodes
+    counts = np.diff(game.child_start)
+    owner = np.repeat(np.arange(n), counts)
+    index = np.arange(game.num_edges) - game.child_start[owner]
+    sizes = [len(i.actions) for i in game.infosets]
+    offset = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offset[1:])
+    flat = np.zeros(int(offset[-1]) + 1, dtype=np.float64)
+    for i, row in enumerate(table):
+        if row is not None:
+            flat[offset[i] : offset[i + 1]] = row
+    weight = game.edge_prob.copy()
+    dec = np.isnan(weight)
+    weight[dec] = flat[offset[game.infoset[owner[dec]]] + index[dec]]
+    # depth = number of ancestors (pointer jumping on sums)
+    depth = np.ones(n, dtype=np.int64)
+    depth[0] = 0
+    anc = game.parent.astype(np.int64)
+    while True:
+        live = np.flatnonzero(anc >= 0)
+        if live.size == 0:
+            break
+        up = anc[live]
+        depth[live] += depth[up]
+        anc[live] = anc[up]
+    values: npt.NDArray[np.float64] = np.where(game.kind == TERMINAL, payoff, 0.0)
+    edge_depth = depth[owner]
+    by_depth = np.argsort(-edge_depth, kind="stable")
+    bounds = np.flatnonzero(np.diff(edge_depth[by_depth])) + 1
+    for group in np.split(by_depth, bounds):
+        np.add.at(values, owner[group], weight[group] * values[game.edge_child[group]])
+    return values
+
+
 def _win_payoff(game: Game, seat: int) -> list[float]:
     out = [0.0] * game.num_nodes
-    for n in range(game.num_nodes):
-        if game.kind[n] == TERMINAL:
-            w = terminal_winners(game, n)
-            out[n] = float(w[seat]) if w is not None else 0.0
+    for n in np.flatnonzero(game.kind == TERMINAL).tolist():
+        w = terminal_winners(game, n)
+        out[n] = float(w[seat]) if w is not None else 0.0
     return out
 
 

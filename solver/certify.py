@@ -36,7 +36,7 @@ from .expectimax import (
     _as_mapping,
     _best_response,
     _exact_profile,
-    _values,
+    _root_values,
 )
 
 __all__ = ["Certificate", "certify"]
@@ -72,7 +72,7 @@ def certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Cer
     """Certify ``profile`` (one policy per player) on ``game`` exactly."""
     start = time.perf_counter()
     table = _exact_profile(game, _as_mapping(profile))
-    values = _values(game, table)[0]
+    values = _root_values(game, table)
     responses = [_best_response(game, p, table) for p in range(game.num_players)]
     br_values = tuple(r.value for r in responses)
     gains = tuple(b - v for b, v in zip(br_values, values, strict=True))

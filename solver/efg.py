@@ -49,6 +49,7 @@ in action (or outcome) order.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -65,7 +66,9 @@ __all__ = [
     "GameBuilder",
     "GameSizes",
     "Infoset",
+    "InfosetSpec",
     "NodeKind",
+    "tree_game",
 ]
 
 
@@ -230,10 +233,27 @@ class Game:
 
     def is_zero_sum(self) -> bool:
         """Exactly zero-sum at every terminal."""
-        return all(u is None or sum(u) == 0 for u in self.utility_exact)
+        cached: bool | None = self.__dict__.get("_zero_sum_cache")
+        if cached is None:
+            cached = all(u is None or sum(u) == 0 for u in self.utility_exact)
+            object.__setattr__(self, "_zero_sum_cache", cached)
+        return cached
+
+    def is_tree(self) -> bool:
+        """No shared subtrees: every node but the root has exactly one parent."""
+        return bool(np.all(self.num_parents[1:] == 1))
+
+    def _into_prob(self) -> FloatArray:
+        """Per node: the chance probability of the edge into it (1 after decisions / root)."""
+        into = np.ones(self.num_nodes, dtype=np.float64)
+        chance_edges = ~np.isnan(self.edge_prob)
+        into[self.edge_child[chance_edges]] = self.edge_prob[chance_edges]
+        return into
 
     def chance_reach(self) -> FloatArray:
         """Per node: total probability of the chance events on the paths to it (float)."""
+        if self.is_tree():
+            return path_product(self.parent, self._into_prob())
         reach = np.zeros(self.num_nodes, dtype=np.float64)
         reach[0] = 1.0
         kinds = self.kind.tolist()
@@ -260,6 +280,20 @@ class Game:
                 p = self.edge_prob_exact[e]
                 out[children[e]] += r if p is None else r * p
         return out
+
+
+def path_product(parent: npt.NDArray[np.int32], values: FloatArray) -> FloatArray:
+    """Per node of a tree: the product of ``values`` over the node and all its ancestors
+    (pointer jumping: ``log2(depth)`` vectorised rounds)."""
+    out = values.astype(np.float64, copy=True)
+    anc = parent.astype(np.int64, copy=True)
+    while True:
+        live = np.flatnonzero(anc >= 0)
+        if live.size == 0:
+            return out
+        up = anc[live]
+        out[live] *= out[up]
+        anc[live] = anc[up]
 
 
 @dataclass(frozen=True)
@@ -337,7 +371,8 @@ class GameBuilder:
         if not actions:
             raise ValueError(f"decision node in infoset {infoset!r} needs at least one action")
         labels = tuple(label for label, _ in actions)
-        self._distinct(labels, f"action in infoset {infoset!r}")
+        if len(set(labels)) != len(labels):
+            self._distinct(labels, f"action in infoset {infoset!r}")
         children = tuple(self._child(c) for _, c in actions)
         canonical = self._actions.setdefault((player, infoset), labels)
         if canonical != labels:
@@ -543,3 +578,227 @@ class GameBuilder:
             sequence_action=seq_act,
             node_key=tuple(nd.key for nd in nodes),
         )
+
+
+@dataclass(frozen=True)
+class InfosetSpec:
+    """One information set as declared to :func:`tree_game` (indices are global)."""
+
+    player: int
+    key: Hashable
+    actions: tuple[Hashable, ...]
+    parent_sequence: int
+    first_sequence: int
+
+
+def tree_game(
+    num_players: int,
+    *,
+    kind: Sequence[int],
+    player: Sequence[int],
+    infoset: Sequence[int],
+    parent: Sequence[int],
+    action: Sequence[int],
+    labels: Sequence[tuple[Hashable, ...]],
+    probs: Sequence[tuple[Fraction, ...] | None],
+    utility: Sequence[tuple[Fraction, ...] | None],
+    node_key: Sequence[Hashable],
+    own_sequence: Sequence[Sequence[int]] | npt.NDArray[np.int32],
+    infosets: Sequence[InfosetSpec],
+) -> Game:
+    """Freeze a game *tree* given as flat per-node lists (the fast path of big builders).
+
+    Node ``n`` has parent ``parent[n]`` (-1 for the root, node 0) and is reached by edge
+    ``action[n]`` of it; nodes must be numbered in a topological order (parent first). Node
+    ``n`` offers ``labels[n]`` (edge labels, in order; decision nodes list their infoset's
+    actions in its canonical order), ``probs[n]`` (chance nodes) and ``utility[n]``
+    (terminals, exact). The caller declares each decision node's infoset index, every node's
+    own sequences and the infosets (numbered by first node, sequences numbered per player in
+    that order) — exactly what :meth:`GameBuilder.build` computes for the same tree. All of
+    it is checked, vectorised where it matters: the tree shape (the children of each node are
+    exactly its edges ``0..len(labels)-1``), chance probabilities (> 0, summing to 1), the own
+    sequences (the child of edge ``a`` of a decision node in infoset ``I`` has the acting
+    player's sequence ``first(I) + a``; other edges keep the parent's) and perfect recall
+    (every node of an infoset has its ``parent_sequence``). Raises ``ValueError`` on a
+    mismatch.
+    """
+    n_nodes = len(kind)
+    n_players = num_players
+    kind_arr = np.asarray(kind, dtype=np.int8)
+    player_arr = np.asarray(player, dtype=np.int32)
+    infoset_arr = np.asarray(infoset, dtype=np.int32)
+    parent_arr = np.asarray(parent, dtype=np.int32)
+    action_arr = np.asarray(action, dtype=np.int32)
+    own_arr = np.asarray(own_sequence, dtype=np.int32).reshape(n_nodes, n_players)
+    if n_nodes == 0 or parent_arr[0] != -1 or np.any(parent_arr[1:] < 0):
+        raise ValueError("tree_game needs a tree rooted at node 0")
+    if np.any(parent_arr[1:] >= np.arange(1, n_nodes)):
+        raise ValueError("tree_game: every parent must come before its children")
+    counts = np.fromiter((len(x) for x in labels), dtype=np.int64, count=n_nodes)
+    child_start = np.zeros(n_nodes + 1, dtype=np.int64)
+    np.cumsum(counts, out=child_start[1:])
+    n_edges = int(child_start[-1])
+    if n_edges != n_nodes - 1:
+        raise ValueError("tree_game: one child per edge label")
+    # Edges in (parent, action) order; each must be the next action of its parent.
+    order = np.lexsort((action_arr[1:], parent_arr[1:])) + 1
+    edges = order.astype(np.int32)
+    edge_owner = np.repeat(np.arange(n_nodes, dtype=np.int32), counts)
+    edge_index = np.arange(n_edges, dtype=np.int64) - child_start[edge_owner]
+    if not (
+        np.array_equal(parent_arr[edges], edge_owner)
+        and np.array_equal(action_arr[edges].astype(np.int64), edge_index)
+    ):
+        raise ValueError("tree_game: the children of a node must be its edges 0..k-1")
+    # Chance probabilities (checked once per distinct tuple).
+    checked: set[int] = set()
+    for n in np.flatnonzero(kind_arr == CHANCE).tolist():
+        ps = probs[n]
+        if ps is not None and id(ps) in checked and len(ps) == counts[n]:
+            continue
+        if ps is None or len(ps) != counts[n] or sum(ps) != 1 or min(ps) <= 0:
+            raise ValueError(f"tree_game: chance node {n} has probabilities {ps!r}")
+        checked.add(id(ps))
+    none_run: dict[int, tuple[None, ...]] = {}
+    edge_prob_exact: tuple[Fraction | None, ...] = tuple(
+        itertools.chain.from_iterable(
+            ps if k == CHANCE and ps is not None else none_run.setdefault(c, (None,) * c)
+            for k, ps, c in zip(kind, probs, counts.tolist(), strict=True)
+        )
+    )
+    float_of: dict[Fraction, float] = {}
+    edge_prob = np.array(
+        [np.nan if p is None else float_of.setdefault(p, float(p)) for p in edge_prob_exact],
+        dtype=np.float64,
+    )
+    # Own sequences and perfect recall.
+    n_inf = len(infosets)
+    info_player = np.array([i.player for i in infosets], dtype=np.int32).reshape(n_inf)
+    info_first = np.array([i.first_sequence for i in infosets], dtype=np.int64).reshape(n_inf)
+    info_parent = np.array([i.parent_sequence for i in infosets], dtype=np.int64).reshape(n_inf)
+    if not np.array_equal(own_arr[0], np.zeros(n_players, dtype=np.int32)):
+        raise ValueError("tree_game: the root's own sequences must be empty")
+    expected = own_arr[parent_arr[1:]].copy()
+    par = parent_arr[1:]
+    dec = kind_arr[par] == DECISION
+    rows = np.flatnonzero(dec)
+    acting = player_arr[par[rows]]
+    expected[rows, acting] = info_first[infoset_arr[par[rows]]] + action_arr[1:][rows]
+    if not np.array_equal(expected, own_arr[1:]):
+        bad = int(np.flatnonzero(np.any(expected != own_arr[1:], axis=1))[0]) + 1
+        raise ValueError(f"tree_game: node {bad} has the wrong own sequences")
+    decisions = np.flatnonzero(kind_arr == DECISION)
+    d_inf = infoset_arr[decisions]
+    if np.any(info_player[d_inf] != player_arr[decisions]):
+        raise ValueError("tree_game: a node's player differs from its infoset's")
+    mine = own_arr[decisions, player_arr[decisions]]
+    wrong = np.flatnonzero(mine != info_parent[d_inf])
+    if wrong.size:
+        n = int(decisions[wrong[0]])
+        info = infosets[int(infoset_arr[n])]
+        raise ValueError(
+            f"information set {info.key!r} of player {info.player} violates perfect recall "
+            f"(node {n} has own sequence {int(mine[wrong[0]])}, the infoset "
+            f"{info.parent_sequence})"
+        )
+    # Infosets: nodes, labels and sequence numbering.
+    seq_infoset: list[list[int]] = [[-1] for _ in range(n_players)]
+    seq_action: list[list[int]] = [[-1] for _ in range(n_players)]
+    for idx, spec in enumerate(infosets):
+        if spec.first_sequence != len(seq_infoset[spec.player]):
+            raise ValueError(f"tree_game: infoset {idx} has the wrong first sequence")
+        seq_infoset[spec.player].extend([idx] * len(spec.actions))
+        seq_action[spec.player].extend(range(len(spec.actions)))
+    by_infoset = np.argsort(d_inf, kind="stable")
+    bounds = np.searchsorted(d_inf[by_infoset], np.arange(n_inf + 1))
+    sorted_nodes = decisions[by_infoset].tolist()
+    infos: list[Infoset] = []
+    for idx, spec in enumerate(infosets):
+        lo, hi = int(bounds[idx]), int(bounds[idx + 1])
+        if lo == hi:
+            raise ValueError(f"tree_game: infoset {idx} has no node")
+        nodes = tuple(sorted_nodes[lo:hi])
+        if nodes[0] < (infos[-1].nodes[0] if infos else -1):
+            raise ValueError("tree_game: infosets must be numbered by their first node")
+        infos.append(
+            Infoset(
+                index=idx,
+                player=spec.player,
+                key=spec.key,
+                actions=spec.actions,
+                nodes=nodes,
+                parent_sequence=spec.parent_sequence,
+                first_sequence=spec.first_sequence,
+            )
+        )
+    for n in decisions.tolist():
+        if labels[n] is not infosets[infoset[n]].actions and (
+            labels[n] != infosets[infoset[n]].actions
+        ):
+            raise ValueError(f"tree_game: node {n} lists its infoset's actions out of order")
+    # Utilities (checked and converted once per distinct tuple).
+    terminals = kind_arr == TERMINAL
+    if np.any(counts[terminals] != 0) or np.any(counts[~terminals] == 0):
+        raise ValueError("tree_game: terminals have no children, other nodes have some")
+    row_ids: dict[int, int] = {}
+    table: list[list[float]] = [[0.0] * n_players]
+    row_of = np.zeros(n_nodes, dtype=np.int64)
+    for n, u in enumerate(utility):
+        if u is None:
+            if terminals[n]:
+                raise ValueError(f"tree_game: terminal {n} has no utility")
+            continue
+        r = row_ids.get(id(u))
+        if r is None:
+            if len(u) != n_players or not terminals[n] or not all(type(x) is Fraction for x in u):
+                raise ValueError(f"tree_game: node {n} has a bad utility {u!r}")
+            r = row_ids[id(u)] = len(table)
+            table.append([float(x) for x in u])
+        row_of[n] = r
+    if np.any(row_of[~terminals] != 0):
+        raise ValueError("tree_game: only terminals have utilities")
+    utility_arr = np.asarray(table, dtype=np.float64)[row_of]
+    utility_exact = tuple(utility)
+    num_parents = np.ones(n_nodes, dtype=np.int32)
+    num_parents[0] = 0
+    seq_inf = tuple(np.array(s, dtype=np.int32) for s in seq_infoset)
+    seq_act = tuple(np.array(s, dtype=np.int32) for s in seq_action)
+    arrays: list[npt.NDArray[np.generic]] = [
+        kind_arr,
+        player_arr,
+        infoset_arr,
+        parent_arr,
+        action_arr,
+        num_parents,
+        child_start,
+        edges,
+        edge_prob,
+        utility_arr,
+        own_arr,
+        *seq_inf,
+        *seq_act,
+    ]
+    for arr in arrays:
+        arr.flags.writeable = False
+    game = Game(
+        num_players=n_players,
+        kind=kind_arr,
+        player=player_arr,
+        infoset=infoset_arr,
+        parent=parent_arr,
+        action=action_arr,
+        num_parents=num_parents,
+        child_start=child_start,
+        edge_child=edges,
+        edge_label=tuple(itertools.chain.from_iterable(labels)),
+        edge_prob=edge_prob,
+        edge_prob_exact=edge_prob_exact,
+        utility=utility_arr,
+        utility_exact=utility_exact,
+        infosets=tuple(infos),
+        own_sequence=own_arr,
+        sequence_infoset=seq_inf,
+        sequence_action=seq_act,
+        node_key=tuple(node_key),
+    )
+    return game

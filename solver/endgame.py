@@ -40,9 +40,13 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
 :func:`~loveformal.engine.apply`): decision nodes are keyed by
 ``observation(state, seat).key`` (the seat's hand, and every event of the round as the seat
 saw it: perfect recall within the round), chance nodes carry the engine's exact
-probabilities, terminals are the end of the round (``ROUND_OVER`` or ``GAME_OVER``). Nodes
-are shared when the full state (log included) repeats (:meth:`GameBuilder.find`), which keeps
-every player's own history equal on all paths, as the sequence form requires.
+probabilities, terminals are the end of the round (``ROUND_OVER`` or ``GAME_OVER``). The
+game is a tree (one history per path). The engine is called once per distinct state *without
+its log* (the engine never reads the log, so the subtree's shape, probabilities and utilities
+depend on that alone) and the infoset keys are built incrementally along each path; see
+"the fast builder" below. (With ``share=True`` the older bottom-up walk keys nodes on the full
+state and merges repeats (:meth:`GameBuilder.find`); it builds the same game node for node
+when nothing repeats, and is kept as the reference.)
 
 *Utilities* (:data:`UTILITIES`): ``"round"`` (default) — a round win is worth 1; with two
 players the utility is zero-sum, ``u_P1 = [P1 won] − [P2 won]`` (a shared win or a round
@@ -66,7 +70,7 @@ import gc
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -75,12 +79,13 @@ from loveformal.actions import Action, Play
 from loveformal.cards import Card, sort_cards
 from loveformal.engine import apply, chance_outcomes, current_player, legal_actions
 from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.events import Event, EventKind
 from loveformal.knowledge import knowledge_table, knows_bottom
 from loveformal.observation import observation
 from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, DrawPile, Phase, State
 
-from .efg import Game, GameBuilder
+from .efg import CHANCE, DECISION, TERMINAL, Game, GameBuilder, InfosetSpec, tree_game
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -457,6 +462,360 @@ class _Walker:
 _TERMINAL_KEY = "terminal"
 
 
+# ----------------------------------------------------------------------------- the fast builder
+#
+# The engine never reads ``State.log`` (it only appends to it), so the subtree below a state
+# depends on the state *without* its log alone. :class:`_Entry` memoises one engine node per
+# log-less state (its actions or chance outcomes, the events each transition appends, the
+# utilities at a terminal), and :class:`_TreeWalker` unfolds the entries into the game tree,
+# one history per path, without calling the engine again for a repeated log-less state.
+#
+# Information-set keys are computed incrementally. ``observation(state, seat).key`` is the
+# seat's public view of the state (a function of the log-less state) plus ``known_bottom``
+# plus the round's events as the seat saw them. Along a path the seen events only grow, so
+# each history carries, per seat, an interned id of its seen-event sequence (parent id + the
+# new events as the seat saw them); the walker groups decision nodes on ``(seen-events id,
+# public-view id)``, and builds the real observation key once per information set (from the
+# same parts, in the same order as :class:`~loveformal.observation.Observation.key`).
+# ``known_bottom`` is a function of the seen events and the pile size (a seat's own Chancellor
+# returns are seen events; everyone's returns are public in number), both part of the grouping,
+# so equal groups have equal observation keys; two different groups with the same observation
+# key would be an error, and the walker raises on it. tests/solver/test_fast_build.py checks
+# ``observation(state, seat).key`` against the key of every decision node of many endgames.
+
+
+_RETURNED = EventKind.RETURNED
+
+
+def _seen(event: Event, seat: int) -> Event:
+    return event if event.seen_by(seat) else event.public()
+
+
+class InfosetKey(tuple):  # type: ignore[type-arg]
+    """An observation key (a plain tuple: equal to ``observation(...).key`` and hashing the
+    same) that computes its hash once: the keys hold the round's events, whose enum fields
+    are slow to hash, and solvers index dictionaries by them."""
+
+    def __hash__(self) -> int:
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = tuple.__hash__(self)
+        return h
+
+
+class _Entry:
+    """One engine node (a log-less state), with its outgoing transitions."""
+
+    __slots__ = (
+        "children",
+        "chunks",
+        "events",
+        "exact",
+        "kind",
+        "labels",
+        "player",
+        "probs",
+        "pub",
+        "size",
+        "state",
+        "utility",
+        "win",
+    )
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.kind = 0
+        self.player = -1
+        self.labels: tuple[Hashable, ...] = ()
+        self.probs: tuple[Fraction, ...] | None = None
+        self.children: tuple[_Entry, ...] = ()
+        self.events: tuple[tuple[Event, ...], ...] = ()
+        self.chunks: tuple[tuple[int, ...], ...] = ()
+        """Per edge, per seat: the interned id of the edge's events as the seat saw them."""
+        self.pub = -1
+        """Interned id of the acting seat's public view (decisions)."""
+        self.utility: tuple[int, ...] | None = None
+        self.exact: tuple[Fraction, ...] | None = None
+        self.win: tuple[int, ...] = ()
+        self.size = 0
+        """Histories in the subtree (memoised by :meth:`_TreeWalker.count`)."""
+
+
+def _public_view(state: State, seat: int) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """The fields of ``observation(state, seat).key`` that come from the log-less state,
+    split around ``known_bottom`` (index 20 of the key) and without the events."""
+    seats = state.seats
+    return (
+        seat,
+        state.rules.key,
+        state.players,
+        state.round,
+        state.starter,
+        state.phase.value,
+        state.turn,
+        state.pending_seat,
+        state.chancellor_draws,
+        seats[seat].hand,
+        tuple(len(s.hand) for s in seats),
+        tuple(s.discards for s in seats),
+        tuple(s.out for s in seats),
+        tuple(s.protected for s in seats),
+        tuple(s.spied for s in seats),
+        tuple(s.tokens for s in seats),
+        state.face_up,
+        state.sycophant,
+        state.jester,
+        state.pile.size,
+    ), (
+        state.set_aside is not None,
+        state.round_winners,
+        state.next_starters,
+        state.game_winners,
+    )
+
+
+class _TreeWalker:
+    """Builds the game tree of an endgame with memoised engine nodes (see above)."""
+
+    def __init__(
+        self, root: State, utility: Utility, merge: bool, max_nodes: int, players: int
+    ) -> None:
+        self.root = root
+        self.utility = utility
+        self.merge = merge
+        self.max_nodes = max_nodes
+        self.players = players
+        self.memo: dict[State, _Entry] = {}
+        self.chunk_ids: dict[tuple[Event, ...], int] = {}
+        self.chunk_events: list[tuple[Event, ...]] = []
+        self.pub_ids: dict[tuple[object, ...], int] = {}
+        self.pub_views: list[tuple[tuple[object, ...], tuple[object, ...]]] = []
+        # Seen-event sequences: id -> (parent id, chunk id); 0 is the empty sequence.
+        self.seen_ids: dict[tuple[int, int], int] = {}
+        self.seen_parent: list[int] = [-1]
+        self.seen_chunk: list[int] = [-1]
+        # The tree, node by node (pre-order).
+        self.entries: list[_Entry] = []
+        self.parent: list[int] = []
+        self.action: list[int] = []
+        self.infoset: list[int] = []
+        self.own: list[tuple[int, ...]] = []
+        self.info_ids: dict[tuple[int, int], int] = {}
+        self.info_specs: list[InfosetSpec] = []
+        self.info_unique: dict[tuple[object, ...], int] = {}
+        self.event_ids: dict[Event, int] = {}
+        self.next_sequence = [1] * players
+        self.reps: dict[tuple[int, object], State] = {}
+        self.terminals = 0
+
+    # -- memoised engine nodes
+
+    def entry(self, state: State) -> _Entry:
+        bare = state._replace(log=()) if state.log else state
+        found = self.memo.get(bare)
+        if found is not None:
+            return found
+        e = _Entry(bare)
+        phase = bare.phase
+        if phase in _TERMINAL_PHASES:
+            e.kind = TERMINAL
+            e.utility = terminal_utility(bare, self.root, self.utility)
+            e.exact = tuple(Fraction(u) for u in e.utility)
+            e.win = win_indicator(bare)
+        else:
+            if phase in CHANCE_PHASES:
+                e.kind = CHANCE
+                outs = chance_outcomes(bare)
+                e.labels = tuple(o for o, _ in outs)
+                e.probs = tuple(p for _, p in outs)
+            else:
+                e.kind = DECISION
+                e.player = current_player(bare)
+                e.labels = decision_actions(bare, self.merge)
+                head, tail = _public_view(bare, e.player)
+                view = (head, tail)
+                pid = self.pub_ids.get(view)
+                if pid is None:
+                    pid = self.pub_ids[view] = len(self.pub_views)
+                    self.pub_views.append(view)
+                e.pub = pid
+            kids = [apply(bare, a) for a in e.labels]  # type: ignore[arg-type]
+            e.events = tuple(k.log for k in kids)
+            e.chunks = tuple(
+                tuple(self.chunk(tuple(_seen(ev, s) for ev in evs)) for s in range(self.players))
+                for evs in e.events
+            )
+            e.children = tuple(self.entry(k) for k in kids)
+        self.memo[bare] = e
+        return e
+
+    def count(self, e: _Entry) -> int:
+        """Histories below (and including) ``e``: the same on every path to it."""
+        if not e.size:
+            e.size = 1 + sum(self.count(c) for c in e.children)
+        return e.size
+
+    def chunk(self, events: tuple[Event, ...]) -> int:
+        cid = self.chunk_ids.get(events)
+        if cid is None:
+            cid = self.chunk_ids[events] = len(self.chunk_events)
+            self.chunk_events.append(events)
+        return cid
+
+    def seen_events(self, sid: int) -> tuple[Event, ...]:
+        parts: list[tuple[Event, ...]] = []
+        while sid > 0:
+            parts.append(self.chunk_events[self.seen_chunk[sid]])
+            sid = self.seen_parent[sid]
+        return tuple(ev for part in reversed(parts) for ev in part)
+
+    # -- the tree
+
+    def too_large(self) -> EndgameTooLarge:
+        return EndgameTooLarge(
+            f"the endgame has more than --max-nodes = {self.max_nodes:,} histories; "
+            "raise --max-nodes or solve a later position"
+        )
+
+    def add_root(self, labels: tuple[Hashable, ...], probs: tuple[Fraction, ...]) -> int:
+        root = _Entry(self.root)
+        root.kind = CHANCE
+        root.labels = labels
+        root.probs = probs
+        self.entries.append(root)
+        self.parent.append(-1)
+        self.action.append(-1)
+        self.infoset.append(-1)
+        self.own.append((0,) * self.players)
+        return 0
+
+    def walk(
+        self,
+        e: _Entry,
+        parent: int,
+        act: int,
+        seen: tuple[int, ...],
+        own: tuple[int, ...],
+        log: tuple[Event, ...],
+    ) -> None:
+        n = len(self.entries)
+        if n > self.max_nodes:
+            raise self.too_large()
+        self.entries.append(e)
+        self.parent.append(parent)
+        self.action.append(act)
+        self.own.append(own)
+        kind = e.kind
+        if kind == TERMINAL:
+            self.infoset.append(-1)
+            return
+        labels = e.labels
+        order: Sequence[int] = range(len(labels))
+        p = -1
+        first = -1
+        if kind == DECISION:
+            p = e.player
+            ident = (seen[p], e.pub)
+            idx = self.info_ids.get(ident)
+            if idx is None:
+                idx = self.new_infoset(e, p, seen[p], own[p], log)
+                self.info_ids[ident] = idx
+            spec = self.info_specs[idx]
+            if spec.parent_sequence != own[p]:
+                raise ValueError(
+                    f"information set {spec.key!r} of player {p} violates perfect recall"
+                )
+            if spec.actions is not labels and spec.actions != labels:
+                if set(spec.actions) != set(labels) or len(labels) != len(spec.actions):
+                    raise ValueError(
+                        f"information set {spec.key!r} of player {p} has actions "
+                        f"{list(spec.actions)!r} at one node and {list(labels)!r} at another"
+                    )
+                order = [labels.index(a) for a in spec.actions]
+            first = spec.first_sequence
+            self.infoset.append(idx)
+        else:
+            self.infoset.append(-1)
+        seen_ids = self.seen_ids
+        walk = self.walk
+        chunks = e.chunks
+        children = e.children
+        events = e.events
+        # Children are numbered in reverse action order (reverse post-order of a bottom-up
+        # build: the numbering GameBuilder.build gives the same tree).
+        for a in range(len(order) - 1, -1, -1):
+            i = order[a]
+            child_seen = []
+            for s, c in zip(seen, chunks[i]):  # noqa: B905 (one per seat)
+                key = (s, c)
+                sid = seen_ids.get(key)
+                if sid is None:
+                    sid = seen_ids[key] = len(self.seen_parent)
+                    self.seen_parent.append(s)
+                    self.seen_chunk.append(c)
+                child_seen.append(sid)
+            child_own = own if p < 0 else (*own[:p], first + a, *own[p + 1 :])
+            walk(children[i], n, a, tuple(child_seen), child_own, log + events[i])
+
+    def new_infoset(self, e: _Entry, p: int, sid: int, own_p: int, log: tuple[Event, ...]) -> int:
+        state = e.state._replace(log=log)
+        head, tail = self.pub_views[e.pub]
+        events = self.seen_events(sid)
+        bottom: tuple[Card, ...] = ()
+        if any(ev.kind is _RETURNED for ev in events):
+            bottom = knows_bottom(state, p) or ()
+        # Distinct groups must have distinct observation keys (else an infoset would be
+        # split): compare them on interned event ids (cheap to hash).
+        event_ids = tuple(self.event_id(ev) for ev in events)
+        unique = (e.pub, bottom, event_ids)
+        if unique in self.info_unique:
+            raise AssertionError(
+                f"two groups of histories of player {p} share one observation key "
+                f"(information set {self.info_unique[unique]})"
+            )
+        key = InfosetKey((*head, bottom, *tail, events))
+        idx = len(self.info_specs)
+        self.info_unique[unique] = idx
+        self.info_specs.append(InfosetSpec(p, key, e.labels, own_p, self.next_sequence[p]))
+        self.next_sequence[p] += len(e.labels)
+        self.reps[(p, key)] = state
+        return idx
+
+    def event_id(self, event: Event) -> int:
+        eid = self.event_ids.get(event)
+        if eid is None:
+            eid = self.event_ids[event] = len(self.event_ids)
+        return eid
+
+    def game(self) -> Game:
+        entries = self.entries
+        utilities: list[tuple[Fraction, ...] | None] = [e.exact for e in entries]
+        node_key: list[Hashable] = [None] * len(entries)
+        count = 0
+        for n, e in enumerate(entries):
+            if e.kind == TERMINAL:
+                count += 1
+                node_key[n] = (_TERMINAL_KEY, count, e.win)
+        labels = [
+            e.labels if i < 0 else self.info_specs[i].actions
+            for e, i in zip(entries, self.infoset, strict=True)
+        ]
+        return tree_game(
+            self.players,
+            kind=[e.kind for e in entries],
+            player=[e.player for e in entries],
+            infoset=self.infoset,
+            parent=self.parent,
+            action=self.action,
+            labels=labels,
+            probs=[e.probs for e in entries],
+            utility=utilities,
+            node_key=node_key,
+            own_sequence=self.own,
+            infosets=self.info_specs,
+        )
+
+
 def terminal_winners(game: Game, node: int) -> tuple[int, ...] | None:
     """The win indicators recorded at terminal ``node`` of a built endgame (else None)."""
     key = game.node_key[node]
@@ -495,11 +854,18 @@ def build_endgame(
     start = time.perf_counter()
     deals = enumerate_deals(state, prior=prior)
     total = sum((d.weight for d in deals), Fraction(0))
-    walker = _Walker(state, utility, merge_dead_guesses, max_nodes, state.players, share)
+    walker: _Walker | _TreeWalker
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        game = _build(walker, state, deals, total, max_nodes, progress, sample_deals)
+        if share:
+            walker = _Walker(state, utility, merge_dead_guesses, max_nodes, state.players, share)
+            game = _build(walker, state, deals, total, max_nodes, progress, sample_deals)
+            shared = walker.hits
+        else:
+            walker = _TreeWalker(state, utility, merge_dead_guesses, max_nodes, state.players)
+            game = _build_tree(walker, state, deals, total, max_nodes, progress, sample_deals)
+            shared = 0
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -511,8 +877,44 @@ def build_endgame(
         merge_dead_guesses=merge_dead_guesses,
         build_seconds=time.perf_counter() - start,
         representatives=walker.reps,
-        shared=walker.hits,
+        shared=shared,
     )
+
+
+def _build_tree(
+    walker: _TreeWalker,
+    state: State,
+    deals: list[Deal],
+    total: Fraction,
+    max_nodes: int,
+    progress: Progress | None,
+    sample_deals: int,
+) -> Game:
+    step = max(1, len(deals) // max(1, sample_deals))
+    sample = list(range(0, len(deals), step))[:sample_deals]
+    if sample:
+        sizes = [walker.count(walker.entry(deal_state(state, deals[i]))) for i in sample]
+        estimate = sum(sizes) * len(deals) / len(sample)
+        if estimate > max_nodes:
+            raise EndgameTooLarge(
+                f"the endgame is estimated at {estimate:,.0f} histories ({len(deals):,} deals "
+                f"× about {sum(sizes) / len(sample):,.0f} each), more than --max-nodes = "
+                f"{max_nodes:,}; raise --max-nodes or solve a later position"
+            )
+    entries = [walker.entry(deal_state(state, d)) for d in deals]
+    if 1 + sum(walker.count(e) for e in entries) > max_nodes:
+        raise walker.too_large()
+    walker.add_root(tuple(d.label() for d in deals), tuple(d.weight / total for d in deals))
+    # Deal subtrees in the order of the bottom-up build (sample deals first, then the rest;
+    # numbered in reverse), so that the node numbering is GameBuilder's for the same tree.
+    in_sample = set(sample)
+    order = [i for i in range(len(deals)) if i not in in_sample][::-1] + sample[::-1]
+    empty = (0,) * walker.players
+    for done, i in enumerate(order, 1):
+        walker.walk(entries[i], 0, i, empty, empty, ())
+        if progress is not None:
+            progress(done, len(deals), len(walker.entries))
+    return walker.game()
 
 
 def _build(

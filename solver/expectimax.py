@@ -26,12 +26,16 @@ opponents' mixed actions.)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .efg import CHANCE, DECISION, TERMINAL, Game
+import numpy as np
+import numpy.typing as npt
+
+from .efg import CHANCE, DECISION, TERMINAL, Game, path_product
 
 __all__ = [
     "BestResponse",
@@ -55,7 +59,7 @@ ExactStrategy = dict[int, tuple[Fraction, ...]]
 DENOMINATOR_LIMIT = 10**9
 
 
-def _to_fraction(p: Number, where: str) -> Fraction:
+def _to_fraction(p: Number, where: object) -> Fraction:
     if isinstance(p, bool) or not isinstance(p, Fraction | float | int):
         raise TypeError(f"{where}: probability must be a number, got {p!r}")
     if isinstance(p, float):
@@ -76,26 +80,224 @@ def exact_policy(game: Game, player: int, policy: Policy) -> ExactStrategy:
     negative probability, or an infoset whose probabilities are all 0.
     """
     out: ExactStrategy = {}
+    cache: dict[object, Fraction] = {}
     for info in game.infosets_of(player):
-        where = f"player {player}, information set {info.key!r}"
         if callable(policy):
             probs = policy(info.key)
         else:
             try:
                 probs = policy[info.key]
             except KeyError:
-                raise ValueError(f"{where}: the policy has no entry") from None
-        unknown = [a for a in probs if a not in info.actions]
-        if unknown:
+                raise ValueError(f"{_where(player, info.key)}: the policy has no entry") from None
+        if len(probs) > len(info.actions) or any(a not in info.actions for a in probs):
+            unknown = [a for a in probs if a not in info.actions]
             raise ValueError(
-                f"{where}: unknown action(s) {unknown!r}; the actions are {list(info.actions)!r}"
+                f"{_where(player, info.key)}: unknown action(s) {unknown!r}; "
+                f"the actions are {list(info.actions)!r}"
             )
-        raw = [_to_fraction(probs.get(a, 0), f"{where}, action {a!r}") for a in info.actions]
+        raw = []
+        for a in info.actions:
+            p = probs.get(a, 0)
+            q = cache.get(p) if type(p) is float else None
+            if q is None:
+                q = _to_fraction(p, _Where(player, info.key, a))
+                if type(p) is float:
+                    cache[p] = q
+            raw.append(q)
         total = sum(raw, Fraction(0))
         if total == 0:
-            raise ValueError(f"{where}: all action probabilities are 0")
-        out[info.index] = tuple(q / total for q in raw)
+            raise ValueError(f"{_where(player, info.key)}: all action probabilities are 0")
+        out[info.index] = tuple(raw) if total == 1 else tuple(q / total for q in raw)
     return out
+
+
+def _where(player: int, key: object) -> str:
+    return f"player {player}, information set {key!r}"
+
+
+class _Where:
+    """Where a probability comes from, rendered only for an error message."""
+
+    def __init__(self, player: int, key: object, action: object) -> None:
+        self.player, self.key, self.action = player, key, action
+
+    def __str__(self) -> str:
+        return f"{_where(self.player, self.key)}, action {self.action!r}"
+
+
+def _exact_chance_reach_terminals(game: Game) -> tuple[list[int], list[int], list[int]]:
+    """For a tree: the terminals, and each one's exact chance reach as ``R / L`` with one
+    common denominator ``L``: returns ``(terminals, R per terminal, [L])``."""
+    n = game.num_nodes
+    parts: dict[int, tuple[int, int]] = {}
+    chance_edges = np.flatnonzero(~np.isnan(game.edge_prob))
+    probs = game.edge_prob_exact
+    nums = []
+    dens = []
+    for e in chance_edges.tolist():
+        p = probs[e]
+        assert p is not None
+        got = parts.get(id(p))
+        if got is None:
+            got = parts[id(p)] = (p.numerator, p.denominator)
+        nums.append(got[0])
+        dens.append(got[1])
+    into = game.edge_child[chance_edges]
+    big = max(dens, default=1) > 2**20
+    dtype: type = object if big else np.int64
+    num: Any = np.ones(n, dtype=dtype)
+    den: Any = np.ones(n, dtype=dtype)
+    num[into] = np.array(nums, dtype=dtype)
+    den[into] = np.array(dens, dtype=dtype)
+    terminals = np.flatnonzero(game.kind == TERMINAL)
+    if not big and float(path_product(game.parent, den.astype(np.float64)).max()) > 2.0**60:
+        num, den = num.astype(object), den.astype(object)
+    num = _path_product_exact(game.parent, num)
+    den = _path_product_exact(game.parent, den)
+    t_num = num[terminals].tolist()
+    t_den = den[terminals].tolist()
+    common = 1
+    for d in set(t_den):
+        common = math.lcm(common, int(d))
+    reach = [int(a) * (common // int(d)) for a, d in zip(t_num, t_den, strict=True)]
+    return terminals.tolist(), reach, [common]
+
+
+def _path_product_exact(parent: npt.NDArray[np.int32], values: Any) -> Any:
+    """Exact product of ``values`` over each node and its ancestors (pointer jumping)."""
+    out = values.copy()
+    anc = parent.astype(np.int64, copy=True)
+    while True:
+        live = np.flatnonzero(anc >= 0)
+        if live.size == 0:
+            return out
+        up = anc[live]
+        out[live] = out[live] * out[up]
+        anc[live] = anc[up]
+
+
+def _plans(
+    game: Game, table: Sequence[tuple[Fraction, ...] | None], players: Sequence[int]
+) -> dict[int, tuple[list[int], int]]:
+    """Exact realization plans of ``players``: per player, ``X(σ)`` as integers over one
+    common denominator ``D`` (``x(σ) = X(σ) / D``)."""
+    out: dict[int, tuple[list[int], int]] = {}
+    for p in players:
+        x: list[Fraction] = [Fraction(0)] * game.num_sequences(p)
+        x[0] = Fraction(1)
+        for info in game.infosets_of(p):
+            probs = table[info.index]
+            assert probs is not None
+            base = x[info.parent_sequence]
+            for a, q in enumerate(probs):
+                x[info.first_sequence + a] = base * q if base and q else Fraction(0)
+        common = 1
+        for d in {v.denominator for v in x}:
+            common = math.lcm(common, d)
+        out[p] = ([v.numerator * (common // v.denominator) for v in x], common)
+    return out
+
+
+class _Grouped:
+    """A tree game's terminals grouped by their tuple of own sequences: per group the exact
+    chance-weighted utility sum ``Σ_z π_c(z) u_i(z)`` (the sequence-form payoff tensor) as
+    integers over one denominator."""
+
+    def __init__(self, game: Game) -> None:
+        terminals, reach, (common,) = _exact_chance_reach_terminals(game)
+        n_players = game.num_players
+        util_den = 1
+        utils = [game.utility_exact[z] for z in terminals]
+        for u in {id(u): u for u in utils}.values():
+            assert u is not None
+            for v in u:
+                util_den = math.lcm(util_den, v.denominator)
+        own = game.own_sequence[terminals].tolist()
+        sums: dict[tuple[int, ...], list[int]] = {}
+        int_util: dict[int, tuple[int, ...]] = {}
+        for r, u, seqs in zip(reach, utils, own, strict=True):
+            if not r:
+                continue
+            assert u is not None
+            iu = int_util.get(id(u))
+            if iu is None:
+                iu = int_util[id(u)] = tuple(v.numerator * (util_den // v.denominator) for v in u)
+            key = tuple(seqs)
+            acc = sums.get(key)
+            if acc is None:
+                sums[key] = [r * x for x in iu]
+            else:
+                for i in range(n_players):
+                    acc[i] += r * iu[i]
+        self.sums = sums
+        self.denominator = common * util_den
+
+
+def _grouped(game: Game) -> _Grouped:
+    cached: _Grouped | None = game.__dict__.get("_grouped_cache")
+    if cached is None:
+        cached = _Grouped(game)
+        object.__setattr__(game, "_grouped_cache", cached)
+    return cached
+
+
+def _tree_values(game: Game, table: Sequence[tuple[Fraction, ...] | None]) -> tuple[Fraction, ...]:
+    """Root expected utilities of a tree game under a full exact profile."""
+    g = _grouped(game)
+    n = game.num_players
+    plans = _plans(game, table, range(n))
+    totals = [0] * n
+    for seqs, us in g.sums.items():
+        w = 1
+        for p in range(n):
+            w *= plans[p][0][seqs[p]]
+            if not w:
+                break
+        if w:
+            for i in range(n):
+                totals[i] += w * us[i]
+    den = g.denominator
+    for p in range(n):
+        den *= plans[p][1]
+    return tuple(Fraction(t, den) for t in totals)
+
+
+def _tree_best_response(
+    game: Game, seat: int, table: Sequence[tuple[Fraction, ...] | None]
+) -> BestResponse:
+    """As :func:`_best_response`, on a tree game, in integers over one denominator."""
+    g = _grouped(game)
+    others = [p for p in range(game.num_players) if p != seat]
+    plans = _plans(game, table, others)
+    w = [0] * game.num_sequences(seat)
+    for seqs, us in g.sums.items():
+        r = us[seat]
+        if not r:
+            continue
+        for p in others:
+            r *= plans[p][0][seqs[p]]
+            if not r:
+                break
+        if r:
+            w[seqs[seat]] += r
+    den = g.denominator
+    for p in others:
+        den *= plans[p][1]
+    strategy: dict[Hashable, Hashable] = {}
+    action_values: dict[Hashable, tuple[Fraction, ...]] = {}
+    infos = game.infosets_of(seat)
+    for info in reversed(infos):
+        lo = info.first_sequence
+        vals = w[lo : lo + len(info.actions)]
+        best = max(range(len(vals)), key=lambda a: (vals[a], -a))
+        strategy[info.key] = info.actions[best]
+        action_values[info.key] = tuple(Fraction(v, den) for v in vals)
+        w[info.parent_sequence] += vals[best]
+    ordered = {i.key: strategy[i.key] for i in infos}
+    ordered_vals = {i.key: action_values[i.key] for i in infos}
+    return BestResponse(
+        seat=seat, value=Fraction(w[0], den), strategy=ordered, action_values=ordered_vals
+    )
 
 
 def _exact_profile(
@@ -122,6 +324,13 @@ def _as_mapping(profile: Sequence[Policy] | Mapping[int, Policy]) -> Mapping[int
 def evaluate(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> tuple[Fraction, ...]:
     """Exact expected utility of every player under ``profile`` (one policy per player)."""
     table = _exact_profile(game, _as_mapping(profile))
+    return _root_values(game, table)
+
+
+def _root_values(game: Game, table: Sequence[tuple[Fraction, ...] | None]) -> tuple[Fraction, ...]:
+    """Expected utilities at the root under a full exact profile."""
+    if game.is_tree():
+        return _tree_values(game, table)
     return _values(game, table)[0]
 
 
@@ -215,6 +424,15 @@ class BestResponse:
 def _best_response(
     game: Game, seat: int, table: Sequence[tuple[Fraction, ...] | None]
 ) -> BestResponse:
+    if game.is_tree():
+        return _tree_best_response(game, seat, table)
+    return _node_best_response(game, seat, table)
+
+
+def _node_best_response(
+    game: Game, seat: int, table: Sequence[tuple[Fraction, ...] | None]
+) -> BestResponse:
+    """The best response node by node in ``Fraction`` s (any DAG; the reference)."""
     reach = _others_reach(game, seat, table)
     w = [Fraction(0)] * game.num_sequences(seat)
     own = game.own_sequence[:, seat].tolist()
