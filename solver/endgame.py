@@ -73,7 +73,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, cast
 
 from loveformal.actions import Action, Play
 from loveformal.cards import Card, sort_cards
@@ -491,7 +491,7 @@ def _seen(event: Event, seat: int) -> Event:
     return event if event.seen_by(seat) else event.public()
 
 
-class InfosetKey(tuple):  # type: ignore[type-arg]
+class InfosetKey(tuple[object, ...]):
     """An observation key (a plain tuple: equal to ``observation(...).key`` and hashing the
     same) that computes its hash once: the keys hold the round's events, whose enum fields
     are slow to hash, and solvers index dictionaries by them."""
@@ -639,7 +639,7 @@ class _TreeWalker:
                     pid = self.pub_ids[view] = len(self.pub_views)
                     self.pub_views.append(view)
                 e.pub = pid
-            kids = [apply(bare, a) for a in e.labels]  # type: ignore[arg-type]
+            kids = [apply(bare, cast(Action, a)) for a in e.labels]  # labels are engine actions
             e.events = tuple(k.log for k in kids)
             e.chunks = tuple(
                 tuple(self.chunk(tuple(_seen(ev, s) for ev in evs)) for s in range(self.players))

@@ -125,7 +125,7 @@ def test_hand_sizes(play_state: State) -> None:
 
 def test_hand_sizes_in_every_phase() -> None:
     for phase in (Phase.DEAL, Phase.TURN_DRAW, Phase.ROUND_OVER, Phase.GAME_OVER):
-        assert inv.hand_sizes(reach(lambda s, p=phase: s.phase is p)) == []  # type: ignore[misc]
+        assert inv.hand_sizes(reach(lambda s, p=phase: s.phase is p)) == []  # type: ignore[misc]  # untyped lambda default
     chancellor = reach(lambda s: s.phase is Phase.CHANCELLOR, "z2019", 4)
     assert inv.hand_sizes(chancellor) == []
     actor = chancellor.turn

@@ -194,7 +194,9 @@ def test_errors_give_the_column() -> None:
     text = EXAMPLES[0].replace("P2 Priest", "P2 Prnce")
     with pytest.raises(MalformedInput) as err:
         parse_position(text)
-    col = int(re.search(r"column (\d+)", str(err.value)).group(1))  # type: ignore[union-attr]
+    found = re.search(r"column (\d+)", str(err.value))
+    assert found is not None
+    col = int(found.group(1))
     assert text[col - 1 :].startswith("Prnce")
 
 

@@ -223,7 +223,7 @@ def test_observation_is_frozen_and_hashable() -> None:
     obs = observation(three(), P1)
     assert isinstance(obs, Observation)
     with pytest.raises(AttributeError):
-        obs.round = 2  # type: ignore[misc]
+        obs.round = 2  # type: ignore[misc]  # the point: assigning to a frozen value fails
     assert len({obs, observation(three(), P1)}) == 1
 
 

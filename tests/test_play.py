@@ -16,8 +16,7 @@ def _session(text: str, **kw: object) -> tuple[bool, str]:
     lines: list[str] = []
     args: dict[str, object] = dict(preset="classic", players=2, bots=["heuristic"], seat=0, seed=1)
     args.update(kw)
-    # kw values are checked by play_session itself; the test passes them through untyped
-    done = play_session(stdin=io.StringIO(text), echo=lines.append, **args)  # type: ignore[arg-type]
+    done = play_session(stdin=io.StringIO(text), echo=lines.append, **args)  # type: ignore[arg-type]  # untyped **kw passed through
     return done, "\n".join(lines)
 
 

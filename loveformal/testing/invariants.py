@@ -425,7 +425,7 @@ def rejection_explained(before: State, action: object, *, seat: int | None = Non
     reason = explain(before, action)
     out: list[str] = []
     try:
-        apply(before, action, seat=seat)  # type: ignore[arg-type]
+        apply(before, action, seat=seat)  # type: ignore[arg-type]  # probing with any object
     except (IllegalAction, OutOfTurn) as exc:
         msg = str(exc)
         wrong_seat = seat is not None and seat != current_player(before)

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 import pytest
 
+from loveformal.actions import Action
 from loveformal.engine import apply, new_match
 from loveformal.notation import parse_position
 from loveformal.observation import observation
@@ -88,7 +90,8 @@ def _states(game: Game, root: State, deals: int) -> dict[int, State]:
         node, state = stack.pop()
         out[node] = state
         for e in game.edges(node):
-            stack.append((int(game.edge_child[e]), apply(state, game.edge_label[e])))  # type: ignore[arg-type]
+            action = cast(Action, game.edge_label[e])  # decision edges carry engine actions
+            stack.append((int(game.edge_child[e]), apply(state, action)))
     return out
 
 
