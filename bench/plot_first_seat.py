@@ -3,8 +3,8 @@
     python bench/first_seat.py --rounds 100000 --workers 2 > first_seat.txt
     python bench/plot_first_seat.py first_seat.txt docs/first_seat.png
 
-Needs matplotlib (the ``plot`` extra). One panel per preset: P1's round-win rate with its 95%
-interval against the fair share 1/n, per player count.
+Needs matplotlib (the ``plot`` extra). One panel per preset: P1's round-win rate minus the
+fair share 1/n (percentage points), with its 95% interval, per player count.
 """
 
 from __future__ import annotations
@@ -55,19 +55,20 @@ def main() -> None:
     fig, axes = plt.subplots(1, len(by_preset), figsize=(3 * len(by_preset), 3.2), sharey=True)
     for ax, (preset, rows) in zip(axes, by_preset.items(), strict=True):
         xs = [r[0] for r in rows]
+        edge = [100 * (r[1] - 1 / r[0]) for r in rows]
         ax.errorbar(
             xs,
-            [r[1] for r in rows],
-            yerr=[[r[1] - r[2] for r in rows], [r[3] - r[1] for r in rows]],
+            edge,
+            yerr=[[100 * (r[1] - r[2]) for r in rows], [100 * (r[3] - r[1]) for r in rows]],
             fmt="o",
             capsize=3,
-            label="P1 (starts)",
+            label="P1 (starts), 95% CI",
         )
-        ax.plot(xs, [1 / x for x in xs], "k--", linewidth=1, label="fair share 1/n")
+        ax.axhline(0, color="k", linestyle="--", linewidth=1, label="fair share 1/n")
         ax.set_title(preset)
         ax.set_xlabel("players")
         ax.set_xticks(xs)
-    axes[0].set_ylabel("round win rate, random play")
+    axes[0].set_ylabel("P1 round-win edge over 1/n (points)")
     axes[0].legend(fontsize=7)
     fig.tight_layout()
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -43,8 +43,14 @@ class Result:
         return self.rounds / self.seconds
 
 
-def measure(preset: str, players: int, seconds: float, seed: int = 0) -> Result:
-    """Play random matches for about ``seconds`` and count decisions and rounds."""
+def measure(
+    preset: str, players: int, seconds: float, seed: int = 0, warmup: float = 0.5
+) -> Result:
+    """Play random matches for about ``seconds`` and count decisions and rounds, after
+    ``warmup`` seconds of untimed play (the engine's legal-play cache fills up first: the
+    figures are steady-state throughput)."""
+    if warmup > 0:
+        measure(preset, players, warmup, seed + 1, warmup=0)
     rules = make_ruleset(preset)
     rng = random.Random(seed)
     decisions = rounds = 0
