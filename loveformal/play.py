@@ -7,9 +7,10 @@ Before each of your decisions the screen shows the events you saw since your las
 pile, protection and tokens, the cards you know other seats hold
 (:func:`loveformal.knowledge.knows`, read through your observation), the unseen-card counts
 and the legal moves as a numbered list. Answer with a number, or with the compact move text
-of ``loveformal compare`` (``Guard@P2=Priest``), or ``hint`` (the heuristic bot's choice),
-``help`` or ``quit``. Input is read line by line, so a session can be piped in; at the end
-of the input the match is left with a message (exit status 0).
+of ``loveformal compare`` (``Guard@P2=Priest``), or ``hint`` (the exact endgame
+solver's choice late in a two-player round, else the heuristic bot's), ``help`` or ``quit``.
+Input is read line by line, so a session can be piped in; at the end of the input the
+match is left with a message (exit status 0).
 
 The bots see only their own seats' observations (:func:`loveformal.bots.base.decide`).
 """
@@ -25,6 +26,8 @@ import typer
 
 from loveformal.actions import Action
 from loveformal.bots.base import Bot, decide
+from loveformal.bots.endgame import DEFAULT_MAX_CARDS, endgame_choices
+from loveformal.bots.endgame import applies as endgame_applies
 from loveformal.bots.heuristic import HeuristicBot
 from loveformal.bots.registry import make_bot
 from loveformal.bots.worlds import unseen_cards
@@ -107,6 +110,17 @@ def _read(stdin: TextIO, echo: Echo) -> str | None:
     return line.strip()
 
 
+def _hint(obs: Observation, legal: Sequence[Action]) -> tuple[Action, str]:
+    """The suggested move and where it comes from: the exact endgame solver when it applies
+    (two players in the round, at most two cards in the pile), else the heuristic bot."""
+    rng = random.Random(0)
+    if endgame_applies(obs, DEFAULT_MAX_CARDS):
+        choices = endgame_choices(obs, legal, rng)
+        if choices is not None:
+            return max(choices, key=lambda c: c[1])[0], "exact endgame solver"
+    return HeuristicBot().act(obs, legal, rng), "heuristic"
+
+
 def _choose(state: State, seat: int, stdin: TextIO, echo: Echo) -> Action | None:
     legal = legal_actions(state)
     obs = observation(state, seat)
@@ -128,11 +142,14 @@ def _choose(state: State, seat: int, stdin: TextIO, echo: Echo) -> Action | None
             return None
         if word == "help":
             echo("A number picks a move from the list; the text in brackets works too.")
-            echo("'hint' asks the heuristic bot; 'quit' leaves the match.")
+            echo(
+                "'hint' asks the exact endgame solver late in a 2-player round, else the heuristic"
+            )
+            echo("bot; 'quit' leaves the match.")
             continue
         if word == "hint":
-            hint = HeuristicBot().act(obs, legal, random.Random(0))
-            echo(f"hint: {legal.index(hint) + 1}. {hint}")
+            hint, source = _hint(obs, legal)
+            echo(f"hint: {legal.index(hint) + 1}. {hint} ({source})")
             continue
         if text.isdigit():
             k = int(text)

@@ -1,8 +1,10 @@
-"""Bots by name: ``random``, ``heuristic``, ``ismcts`` or ``ismcts:N`` (N iterations)."""
+"""Bots by name: ``random``, ``heuristic``, ``ismcts`` or ``ismcts:N`` (N iterations),
+``endgame`` or ``endgame:N`` (exact solver with at most N cards in the pile)."""
 
 from __future__ import annotations
 
 from loveformal.bots.base import Bot
+from loveformal.bots.endgame import DEFAULT_MAX_CARDS, EndgameBot
 from loveformal.bots.heuristic import HeuristicBot
 from loveformal.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot
 from loveformal.bots.random_bot import RandomBot
@@ -12,8 +14,9 @@ __all__ = ["bot_names", "make_bot"]
 
 
 def bot_names() -> tuple[str, ...]:
-    """The bot names :func:`make_bot` accepts (``ismcts`` also as ``ismcts:N``)."""
-    return ("random", "heuristic", "ismcts")
+    """The bot names :func:`make_bot` accepts (``ismcts`` also as ``ismcts:N``, ``endgame``
+    as ``endgame:N``)."""
+    return ("random", "heuristic", "ismcts", "endgame")
 
 
 def make_bot(name: str) -> Bot:
@@ -29,4 +32,13 @@ def make_bot(name: str) -> Bot:
         if arg.isdigit() and int(arg) >= 1:
             return ISMCTSBot(int(arg))
         raise MalformedInput(f"bot {name!r}: expected ismcts:N with N >= 1 iterations")
-    raise MalformedInput(f"unknown bot {name!r} (known bots: random, heuristic, ismcts, ismcts:N)")
+    if base == "endgame":
+        if not arg:
+            return EndgameBot(DEFAULT_MAX_CARDS)
+        if arg.isdigit():
+            return EndgameBot(int(arg))
+        raise MalformedInput(f"bot {name!r}: expected endgame:N with N >= 0 cards in the pile")
+    raise MalformedInput(
+        f"unknown bot {name!r} "
+        "(known bots: random, heuristic, ismcts, ismcts:N, endgame, endgame:N)"
+    )
