@@ -6,7 +6,14 @@ import random
 
 from loveformal.actions import Action, ChanceOutcome, Draw, Starter
 from loveformal.engine import apply, legal_actions, next_draws
-from loveformal.state import CHANCE_PHASES, Phase, State
+from loveformal.state import (
+    CHANCE_PHASES,
+    CHANCELLOR_DRAW,
+    REDRAW,
+    ROUND_OVER,
+    TURN_DRAW,
+    State,
+)
 
 
 def sample_chance(state: State, rng: random.Random) -> ChanceOutcome:
@@ -14,7 +21,7 @@ def sample_chance(state: State, rng: random.Random) -> ChanceOutcome:
 
     Each unseen card instance is equally likely (so a kind with ``k`` copies has weight ``k``).
     """
-    if state.phase is Phase.ROUND_OVER:
+    if state.phase is ROUND_OVER:
         return Starter(state.next_starters[rng.randrange(len(state.next_starters))])
     pile = state.pile
     if pile.top:
@@ -39,7 +46,7 @@ def settle(state: State, *, turn_draw: bool = False) -> State:
     """Apply every chance node whose outcome is certain (a draw from a known-order pile) —
     mid-effect redraws and the Chancellor's draws, and with ``turn_draw`` also the next turn's
     draw. Stops at a decision, an uncertain chance node, the end of a round or the match."""
-    while state.phase in _SETTLED or (turn_draw and state.phase is Phase.TURN_DRAW):
+    while state.phase in _SETTLED or (turn_draw and state.phase is TURN_DRAW):
         draws = next_draws(state.pile)
         if len(draws) != 1:
             break
@@ -47,4 +54,4 @@ def settle(state: State, *, turn_draw: bool = False) -> State:
     return state
 
 
-_SETTLED = frozenset({Phase.REDRAW, Phase.CHANCELLOR_DRAW})
+_SETTLED = frozenset({REDRAW, CHANCELLOR_DRAW})
