@@ -10,7 +10,10 @@ says; a card with no seat to choose is played with no effect (``target = NONE``,
 
 Cards modelled: the Classic cards (Guard … Princess) and the Z2019 Chancellor and Spy. The
 Premium 5–8 player cards (Bishop, Dowager Queen, Constable, Count, Sycophant, Baroness,
-Cardinal, Jester, Assassin) are not modelled yet: :func:`supported` says so. (Their scoring
+Cardinal, Jester, Assassin) are in progress: the Dowager Queen, Jester bet, Sycophant mark
+and constraint, and the Assassin inside the Guard are written (:data:`PREMIUM_EFFECTS_DONE`);
+the Bishop, Baroness and Cardinal are not, so :func:`supported` is false for those decks.
+(Their scoring
 is: the Count/Bishop showdown, the Constable's knock-out token and the Jester's round-end
 token in :mod:`.steps`, checked against the engine by ``tests/proofs/test_premium_scoring.py``;
 none of it is reachable from the proofs until the card effects exist.)
@@ -59,10 +62,22 @@ MODELLED: frozenset[Card] = frozenset(
     {G.GUARD, G.PRIEST, G.BARON, G.HANDMAID, G.PRINCE, G.KING, G.COUNTESS, G.PRINCESS,
      G.CHANCELLOR, G.SPY}
 )  # fmt: skip
-"""Card kinds whose effects are modelled."""
+"""Card kinds whose effects are modelled (and so reachable: see :func:`supported`)."""
 
-TARGETING: frozenset[Card] = frozenset({G.GUARD, G.PRIEST, G.BARON, G.PRINCE, G.KING})
-"""Modelled cards that choose one player."""
+PREMIUM_EFFECTS_DONE: frozenset[Card] = frozenset(
+    {G.DOWAGER_QUEEN, G.JESTER, G.ASSASSIN, G.SYCOPHANT, G.CONSTABLE, G.COUNT}
+)
+"""Premium cards whose effects are written below (the Assassin inside the Guard; the
+Constable and Count have no effect when played, their scoring is in :mod:`.steps`) but not
+yet part of :data:`MODELLED`: the Bishop, Baroness and Cardinal are still missing, so no
+Premium deck is :func:`supported`. Tested card by card in
+``tests/proofs/test_premium_effects.py``."""
+
+TARGETING: frozenset[Card] = frozenset(
+    {G.GUARD, G.PRIEST, G.BARON, G.PRINCE, G.KING, G.DOWAGER_QUEEN, G.JESTER, G.SYCOPHANT}
+)
+"""Cards with an effect here that choose one player (``targets.SINGLE_TARGET`` less the
+Bishop, not modelled yet)."""
 
 
 def supported(shape: Shape) -> bool:
@@ -75,11 +90,15 @@ def supported(shape: Shape) -> bool:
 
 def may_choose_self(shape: Shape, card: Card) -> bool:
     """The Prince: "choose a player still in the round, including yourself" (R3); the Guard
-    only under ``guard_self_target`` (D5, R25: "another player"); no other modelled card."""
-    if card is G.PRINCE:
+    only under ``guard_self_target`` (D5, R25: "another player"); the Sycophant: "it may
+    choose yourself" (R20); the Jester only under ``jester_self`` (D15, R23: "another
+    player"); no other modelled card."""
+    if card in (G.PRINCE, G.SYCOPHANT):
         return True
     if card is G.GUARD:
         return shape.rules.options.guard_self_target
+    if card is G.JESTER:
+        return shape.rules.options.jester_self
     return False
 
 
@@ -133,10 +152,25 @@ TRUE: BoolE = z3.BoolVal(True)
 
 def guard(s: SymState, ch: Choice) -> tuple[BoolE, SymState]:
     """Guard: "Name a card other than Guard and choose a player. If that player holds the
-    named card, they are out. All others protected → no effect" (§1.2, R5, R9)."""
+    named card, they are out. All others protected → no effect" (§1.2, R5, R9).
+
+    The Assassin (R6, D7): "if a Guard chooses you, the Guard's player is out (whatever was
+    named)"; under ``assassin_redraw`` the Assassin's holder then "discards the Assassin and
+    draws a new card" — from the pile, else the set-aside card (as the Prince, R2) — unless
+    the knock-out ended the round."""
     t = ch.target
-    acts = z3.And(t != NONE, z3.Not(unaffected(s, t)), hits(s, t, ch.guess))
-    return TRUE, merge(acts, knock_out(s, t), s)
+    acts = z3.And(t != NONE, z3.Not(unaffected(s, t)))
+    named = merge(hits(s, t, ch.guess), knock_out(s, t), s)
+    if not s.shape.has(G.ASSASSIN):
+        return TRUE, merge(acts, named, s)
+    assassin = z3.And(t != s.turn, s.hand_at(t)[s.shape.k(G.ASSASSIN)] >= 1)
+    caught = knock_out(s, s.turn)
+    extra: BoolE = TRUE
+    if s.shape.rules.options.assassin_redraw:
+        carries_on = caught.phase == PLAY
+        extra, drawn = draw_replacement(discard_hand(caught, t), t, ch.kind, prince=False)
+        caught = merge(carries_on, drawn, caught)
+    return extra, merge(acts, merge(assassin, caught, named), s)
 
 
 def priest(s: SymState, ch: Choice) -> tuple[BoolE, SymState]:
@@ -156,6 +190,43 @@ def baron(s: SymState, ch: Choice) -> tuple[BoolE, SymState]:
     return TRUE, merge(acts, knock_out(s, loser), s)
 
 
+def dowager_queen(s: SymState, ch: Choice) -> tuple[BoolE, SymState]:
+    """Dowager Queen: "Choose another player and compare hands secretly. The higher value is
+    out; a tie does nothing; the Bishop counts as 9" (R17): the Baron with the comparison
+    reversed."""
+    t = ch.target
+    mine = value_of(s.shape, s.hand_at(s.turn))
+    theirs = value_of(s.shape, s.hand_at(t))
+    acts = z3.And(t != NONE, z3.Not(unaffected(s, t)), mine != theirs)
+    loser = z3.If(mine > theirs, s.turn, t)
+    return TRUE, merge(acts, knock_out(s, loser), s)
+
+
+def jester(s: SymState, ch: Choice) -> tuple[BoolE, SymState]:
+    """Jester: "Choose another player; a token if they win the round; immediate win
+    possible" (R23; yourself under ``jester_self``, D15): the bet is recorded here and
+    scored in :func:`~loveformal.proofs.steps.award`."""
+    t = ch.target
+    acts = z3.And(t != NONE, z3.Not(unaffected(s, t)))
+    bet = replace(s, jester_bettor=s.turn, jester_chosen=t)
+    return TRUE, merge(acts, bet, s)
+
+
+def sycophant(s: SymState, ch: Choice) -> tuple[BoolE, SymState]:
+    """Sycophant: "The next played card that chooses players must include the chosen
+    player; it may choose yourself. The effect lasts for the next card only" (R20): the mark
+    is set here, honoured by :func:`sycophant_ok` and cleared by :func:`discard_played`."""
+    t = ch.target
+    acts = z3.And(t != NONE, z3.Not(unaffected(s, t)))
+    return TRUE, merge(acts, replace(s, sycophant=t), s)
+
+
+def no_effect(s: SymState, ch: Choice) -> tuple[BoolE, SymState]:
+    """Constable, Count, Assassin: "no effect when played" (R18, R19, R6); their effects are
+    at a knock-out, the showdown, and inside the Guard's effect."""
+    return TRUE, s
+
+
 def handmaid(s: SymState, ch: Choice) -> tuple[BoolE, SymState]:
     """Handmaid: "You are immune to other players' card effects until the start of your next
     turn" (§1.2, R8)."""
@@ -173,7 +244,7 @@ def prince(s: SymState, ch: Choice) -> tuple[BoolE, SymState]:
     carries_on = z3.And(discarded.phase == PLAY, z3.Not(select(t, list(discarded.out))))
     extra, drawn = draw_replacement(discarded, t, ch.kind, prince=True)
     after = merge(carries_on, drawn, discarded)
-    acts = z3.Not(unaffected(s, t))
+    acts = z3.And(t != NONE, z3.Not(unaffected(s, t)))  # NONE: blocked by a Sycophant mark
     return z3.If(z3.And(acts, carries_on), extra, ch.kind == NONE), merge(acts, after, s)
 
 
@@ -237,8 +308,14 @@ EFFECTS: dict[Card, Effect] = {
     G.PRINCESS: princess,
     G.CHANCELLOR: chancellor,
     G.SPY: spy,
+    G.DOWAGER_QUEEN: dowager_queen,
+    G.JESTER: jester,
+    G.SYCOPHANT: sycophant,
+    G.CONSTABLE: no_effect,
+    G.COUNT: no_effect,
+    G.ASSASSIN: no_effect,
 }
-"""The effect of each modelled card."""
+"""The effect of each card written so far (see :data:`MODELLED`, :data:`PREMIUM_EFFECTS_DONE`)."""
 
 
 # ------------------------------------------------------------------------------ play step
@@ -272,6 +349,27 @@ def discard_played(s: SymState, card: Card) -> SymState:
     return replace(s.with_zones(changes), spied=spied, sycophant=z3.IntVal(NONE))
 
 
+def sycophant_ok(s: SymState, card: Card, target: IntE) -> BoolE:
+    """The single target chosen is legal, with the Sycophant's mark honoured (R20, D14).
+
+    Without a mark: a choosable seat if there is one, else none (R9). With a mark: "the next
+    played card that chooses players must include the chosen player" — the marked seat if
+    it is choosable; if it is not, the card is played with no effect (D14: the Premium
+    text), except under ``sycophant_conflict = waived`` when the marked seat is the card's
+    own player and the card cannot choose them: the mark is then ignored."""
+    free = z3.If(any_choosable(s, card), chooses(s, card, target), target == NONE)
+    if not s.shape.has(G.SYCOPHANT):
+        return free
+    marked = s.sycophant
+    waived = z3.And(
+        z3.BoolVal(s.shape.rules.options.sycophant_conflict == "waived"),
+        marked == s.turn,
+        z3.BoolVal(not may_choose_self(s.shape, card)),
+    )
+    honoured = z3.If(chooses(s, card, marked), target == marked, target == NONE)
+    return z3.If(z3.Or(marked == NONE, waived), free, honoured)
+
+
 def target_guard(s: SymState, card: Card, ch: Choice, sem: Semantics) -> BoolE:
     """The choice is legal: a choosable seat if there is one, else none (R9); a Guard names
     one of :func:`guesses`; every unused choice is ``NONE`` (the Prince's ``kind``, a face-up
@@ -279,7 +377,7 @@ def target_guard(s: SymState, card: Card, ch: Choice, sem: Semantics) -> BoolE:
     unused = [ch.kind == NONE, ch.starter == NONE] if card is not G.PRINCE else [ch.starter == NONE]
     if card not in TARGETING:
         return z3.And(ch.target == NONE, ch.guess == NONE, *unused)
-    target_ok = z3.If(any_choosable(s, card), chooses(s, card, ch.target), ch.target == NONE)
+    target_ok = sycophant_ok(s, card, ch.target)
     if card is G.GUARD:
         names = guesses(s.shape, allow_guard=sem.guard_may_name_guard)
         guess_ok = z3.If(ch.target == NONE, ch.guess == NONE, z3.Or([ch.guess == g for g in names]))
@@ -311,6 +409,7 @@ def plays(shape: Shape, sem: Semantics) -> tuple[Transition, ...]:
 __all__ = [
     "EFFECTS",
     "MODELLED",
+    "PREMIUM_EFFECTS_DONE",
     "any_choosable",
     "chooses",
     "countess_allows",
@@ -320,4 +419,5 @@ __all__ = [
     "play",
     "plays",
     "supported",
+    "sycophant_ok",
 ]
