@@ -318,13 +318,9 @@ def showdown(s: SymState) -> tuple[tuple[BoolE, ...], tuple[BoolE, ...]]:
 # ------------------------------------------------------------------------------ knock-outs
 
 
-def knock_out(s: SymState, seat: IntE) -> SymState:
-    """``seat`` is out of the round.
-
-    "The player discards their hand face up without resolving it, takes no more turns, and
-    cannot be chosen until the next round" (§1.1.5); a discarded Spy counts (R12). "As soon as
-    only one player remains, the round ends and that player wins it" (§1.1.7a).
-    """
+def _hand_to_discards(s: SymState, seat: IntE) -> SymState:
+    """``seat``'s hand goes face up onto its discard pile, without effect; a discarded Spy
+    counts as discarded (R12). Shared by the knock-out and the Prince's discard."""
     shape = s.shape
     changes: dict[int, Counts] = {}
     for i in shape.seats:
@@ -340,11 +336,21 @@ def knock_out(s: SymState, seat: IntE) -> SymState:
         spied = tuple(
             z3.Or(sp, z3.And(seat == i, s.hand(i)[spy] >= 1)) for i, sp in enumerate(spied)
         )
+    return replace(s.with_zones(changes), spied=spied)
+
+
+def knock_out(s: SymState, seat: IntE) -> SymState:
+    """``seat`` is out of the round.
+
+    "The player discards their hand face up without resolving it, takes no more turns, and
+    cannot be chosen until the next round" (§1.1.5); a discarded Spy counts (R12). "As soon as
+    only one player remains, the round ends and that player wins it" (§1.1.7a).
+    """
+    shape = s.shape
     after = replace(
-        s.with_zones(changes),
+        _hand_to_discards(s, seat),
         out=tuple(z3.Or(o, seat == i) for i, o in enumerate(s.out)),
         protected=tuple(z3.And(p, seat != i) for i, p in enumerate(s.protected)),
-        spied=spied,
         sycophant=z3.If(s.sycophant == seat, NONE, s.sycophant),
     )
     left = in_round_seats(after)
@@ -377,21 +383,7 @@ def discard_hand(s: SymState, seat: IntE) -> SymState:
     """``seat`` discards its hand without its effect (Prince). "A player who plays or discards
     the Princess for any reason is out immediately" (§1.1.6, R1)."""
     shape = s.shape
-    changes: dict[int, Counts] = {}
-    for i in shape.seats:
-        hit = seat == i
-        hand, disc = s.hand(i), s.disc(i)
-        changes[hand_zone(shape, i)] = tuple(z3.If(hit, 0, h) for h in hand)
-        changes[disc_zone(shape, i)] = tuple(
-            z3.If(hit, d + h, d) for d, h in zip(disc, hand, strict=True)
-        )
-    spied = s.spied
-    if shape.has(G.SPY):
-        spy = shape.k(G.SPY)
-        spied = tuple(
-            z3.Or(sp, z3.And(seat == i, s.hand(i)[spy] >= 1)) for i, sp in enumerate(spied)
-        )
-    after = replace(s.with_zones(changes), spied=spied)
+    after = _hand_to_discards(s, seat)
     had_princess = s.hand_at(seat)[shape.k(G.PRINCESS)] >= 1
     return merge(had_princess, knock_out(after, seat), after)
 

@@ -257,29 +257,14 @@ def test_phase_at_round_over_round_trips_with_winners() -> None:
 
 
 def test_position_accepts_a_jester_self_bet_under_jester_self() -> None:
-    """D15: under ``jester_self = true`` (bga-help) a Jester's player may bet on itself."""
+    """D15: under ``jester_self = true`` (bga-help) a Jester's player may bet on itself;
+    under the official ``false`` (premium) the same position is rejected."""
     from loveformal.position import position
     from loveformal.rulebook import make_ruleset as rs
 
-    r = rs("bga-help")
-    position(
-        r,
-        players=5,
-        turn=0,
-        hands={
-            0: (Card_.GUARD, Card_.PRIEST),
-            1: (Card_.BARON,),
-            2: (Card_.KING,),
-            3: (Card_.COUNT,),
-            4: (Card_.HANDMAID,),
-        },
-        deck=(Card_.PRINCE,),
-        set_aside=Card_.PRINCESS,
-        jester=(1, 1),
-    )
-    with pytest.raises(MalformedInput, match="cannot bet on itself"):
-        position(
-            rs("premium"),
+    def five_seats(preset: str) -> State:
+        return position(
+            rs(preset),
             players=5,
             turn=0,
             hands={
@@ -293,3 +278,7 @@ def test_position_accepts_a_jester_self_bet_under_jester_self() -> None:
             set_aside=Card_.PRINCESS,
             jester=(1, 1),
         )
+
+    assert five_seats("bga-help").jester == (1, 1)
+    with pytest.raises(MalformedInput, match="cannot bet on itself"):
+        five_seats("premium")
