@@ -5,9 +5,17 @@
     python bench/throughput.py --preset classic --players 2 --seconds 5
 
 A *decision* is one action chosen by a seat (a card played, a Chancellor's keep, a Bishop
-target's choice); chance events (deals and draws) are applied too but not counted. Every
-action goes through the public, checked :func:`loveformal.engine.apply` and every decision is
-chosen from :func:`loveformal.engine.legal_actions`.
+target's choice), chosen uniformly from :func:`loveformal.engine.legal_actions` and applied
+with the public, checked :func:`loveformal.engine.apply`. Chance is resolved outside the rules
+in one of two ways (``--chance``), both giving every deal and draw its exact probability:
+
+* ``shuffle`` (default), as at a real table: each round's deck is shuffled once with the
+  seeded RNG and dealt with :func:`loveformal.dealing.shuffled_deal`; every later draw is then
+  the one outcome of its chance node, applied with ``apply``.
+* ``sample``: every chance node (each card set aside, face up, dealt or drawn) is sampled on
+  its own with :func:`loveformal.sampling.sample_chance` and applied with ``apply``.
+
+Chance steps are not counted as decisions.
 """
 
 from __future__ import annotations
@@ -19,11 +27,14 @@ import time
 from dataclasses import dataclass
 
 from loveformal.actions import Action
+from loveformal.dealing import shuffled_deal
 from loveformal.engine import apply as apply_action
 from loveformal.engine import legal_actions, new_match
 from loveformal.rulebook import make_ruleset, preset_names
 from loveformal.sampling import sample_chance
-from loveformal.state import CHANCE_PHASES, GAME_OVER, ROUND_OVER
+from loveformal.state import CHANCE_PHASES, DEAL, GAME_OVER, PLAY, ROUND_OVER
+
+CHANCE_MODES = ("shuffle", "sample")
 
 
 @dataclass(frozen=True)
@@ -44,13 +55,21 @@ class Result:
 
 
 def measure(
-    preset: str, players: int, seconds: float, seed: int = 0, warmup: float = 0.5
+    preset: str,
+    players: int,
+    seconds: float,
+    seed: int = 0,
+    warmup: float = 0.5,
+    chance: str = "shuffle",
 ) -> Result:
     """Play random matches for about ``seconds`` and count decisions and rounds, after
     ``warmup`` seconds of untimed play (the engine's legal-play cache fills up first: the
     figures are steady-state throughput)."""
+    if chance not in CHANCE_MODES:
+        raise ValueError(f"chance must be one of {CHANCE_MODES}, not {chance!r}")
+    shuffle = chance == "shuffle"
     if warmup > 0:
-        measure(preset, players, warmup, seed + 1, warmup=0)
+        measure(preset, players, warmup, seed + 1, warmup=0, chance=chance)
     rules = make_ruleset(preset)
     rng = random.Random(seed)
     decisions = rounds = 0
@@ -61,15 +80,25 @@ def measure(
         for _ in range(1000):
             phase = state.phase
             action: Action
-            if phase in CHANCE_PHASES:
+            if phase is PLAY:
+                actions = legal_actions(state)
+                action = actions[rng.randrange(len(actions))]
+                decisions += 1
+            elif phase in CHANCE_PHASES:
                 if phase is ROUND_OVER:
                     rounds += 1
+                    if shuffle:
+                        state = shuffled_deal(state, rng)
+                        continue
+                elif shuffle and phase is DEAL:
+                    state = shuffled_deal(state, rng)
+                    continue
                 action = sample_chance(state, rng)
             elif phase is GAME_OVER:
                 rounds += 1
                 state = new_match(rules, players)
                 continue
-            else:
+            else:  # the Chancellor's keep, the Bishop target's choice
                 actions = legal_actions(state)
                 action = actions[rng.randrange(len(actions))]
                 decisions += 1
@@ -87,6 +116,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument(
+        "--chance",
+        choices=CHANCE_MODES,
+        default="shuffle",
+        help="shuffle each round's deck once (default) or sample every chance node on its own",
+    )
+    parser.add_argument(
         "--repeat", type=int, default=1, help="runs per configuration; report the fastest"
     )
     args = parser.parse_args()
@@ -98,7 +133,8 @@ def main() -> None:
         counts = args.players or list(range(rules.min_players, rules.max_players + 1))
         for players in counts:
             runs = [
-                measure(preset, players, args.seconds, args.seed + i) for i in range(args.repeat)
+                measure(preset, players, args.seconds, args.seed + i, chance=args.chance)
+                for i in range(args.repeat)
             ]
             r = max(runs, key=lambda x: x.decisions_per_s)
             if args.json:

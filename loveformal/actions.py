@@ -91,6 +91,14 @@ class Starter:
         return f"chance: {seat_name(self.seat)} starts the next round"
 
 
+DRAW_OF: dict[Card, Draw] = {card: Draw(card) for card in Card}
+"""One shared :class:`Draw` per card (values are immutable and compare by value: samplers and
+chance listings reuse these instead of building a new one per draw)."""
+
+STARTER_OF: tuple[Starter, ...] = tuple(Starter(seat) for seat in range(8))
+"""One shared :class:`Starter` per seat (at most 8 players)."""
+
+
 Decision = Play | ChancellorReturn | BishopRedraw
 ChanceOutcome = Draw | Starter
 Action = Decision | ChanceOutcome

@@ -1,8 +1,10 @@
 """Resolving a round's set-up from an explicit deck order (scenarios, replays, seeded play).
 
-:func:`deal` drives the engine's own chance outcomes — set-aside card, face-up cards, one
-card per seat — through :func:`loveformal.engine.apply`, then fixes the order of the rest of
-the draw pile. A deal that does not fit the ruleset is an :class:`IllegalAction` and leaves
+:func:`deal` validates a user's deal, then resolves the engine's own chance outcomes —
+set-aside card, face-up cards, one card per seat — in that order with
+:func:`loveformal.engine.deal_in_order` (their composition, tested equal to applying each
+outcome with :func:`loveformal.engine.apply`), and fixes the order of the rest of the draw
+pile. A deal that does not fit the ruleset is an :class:`IllegalAction` and leaves
 nothing changed.
 """
 
@@ -11,13 +13,19 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from math import factorial
 
-from loveformal.actions import Draw, Starter
+from loveformal.actions import STARTER_OF, Starter
 from loveformal.cards import Card, sort_cards
-from loveformal.engine import apply, face_up_count
+from loveformal.engine import (
+    _deal_in_order,  # the unchecked composition: cards from the pile
+    apply,
+    deal_in_order,
+    face_up_count,
+)
 from loveformal.errors import IllegalAction
 from loveformal.seats import seat_name
-from loveformal.state import DrawPile, Phase, State
+from loveformal.state import DEAL, ROUND_OVER, Phase, State
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -80,22 +88,37 @@ def deal(
         )
     order = [set_aside, *face_up]
     order += [hands[(state.starter + k) % players] for k in range(players)]
-    for card in order:
-        state = apply(state, Draw(card))
-    return state._replace(pile=DrawPile.ordered(tuple(deck)))
+    return deal_in_order(state, (*order, *deck))
 
 
 def shuffled_deal(state: State, rng: random.Random) -> State:
     """Deal the round from a uniformly shuffled deck (a seeded alternative to sampling each
-    chance node; the resulting distribution over deals is the same)."""
-    if state.phase is Phase.ROUND_OVER:
+    chance node; the resulting distribution over deals is the same).
+
+    At a round's end the next starter is drawn first, uniformly among ``next_starters``."""
+    phase = state.phase
+    if phase is ROUND_OVER:
         cands = state.next_starters
-        state = apply(state, Starter(cands[rng.randrange(len(cands))]))
-    cards = list(state.rules.deck(state.players).cards())
-    rng.shuffle(cards)
-    k = face_up_count(state)
-    n = state.players
-    hands = {(state.starter + i) % n: cards[1 + k + i] for i in range(n)}
-    return deal(
-        state, set_aside=cards[0], face_up=cards[1 : 1 + k], hands=hands, deck=cards[1 + k + n :]
-    )
+        state = apply(state, STARTER_OF[cands[rng.randrange(len(cands))]])
+    elif phase is not DEAL or state.set_aside is not None:
+        raise IllegalAction("a deal is allowed only at a new match or after a round has ended")
+    return _deal_in_order(state, permutation(state.pile.cards(), rng))
+
+
+def permutation(cards: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
+    """A uniformly random order of ``cards``, from a single draw of ``rng``.
+
+    One integer ``r`` uniform in ``[0, n!)`` is read as its mixed-radix digits
+    ``r mod n, (r div n) mod (n-1), …``; the digits are independent and uniform, so picking
+    the card at each digit's position from the cards left gives each of the ``n!`` orders
+    probability exactly ``1/n!`` (the Lehmer code). One call to the generator instead of
+    ``n - 1``.
+    """
+    pool = list(cards)
+    n = len(pool)
+    r = rng.randrange(factorial(n))
+    order: list[Card] = []
+    for left in range(n, 0, -1):
+        r, i = divmod(r, left)
+        order.append(pool.pop(i))
+    return tuple(order)

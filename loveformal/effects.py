@@ -20,7 +20,7 @@ from loveformal.cards import Card
 from loveformal.events import Event
 from loveformal.scoring import award_token, discard_hand, draw_replacement, knock_out
 from loveformal.state import BISHOP_REDRAW, CHANCELLOR_DRAW, GAME_OVER, Seat, State
-from loveformal.table import evolve, logged, with_seat
+from loveformal.table import evolve, logged, setter, with_seat
 from loveformal.targets import guess_hits
 
 Effect = Callable[[State, Play], State]
@@ -43,7 +43,8 @@ def _why_unaffected(state: State, target: int | None) -> str | None:
 
 
 def _no_effect(state: State, why: str) -> State:
-    return logged(state, Event(K.NO_EFFECT, state.turn, None, None, (), None, why))
+    event = _new(Event, (K.NO_EFFECT, state.turn, None, None, (), None, why, None))
+    return _log(state, state.log + (event,))
 
 
 def _held(state: State, seat: int) -> Card | None:
@@ -59,53 +60,69 @@ def guard(state: State, play: Play) -> State:
     a new card under ``assassin_redraw`` (R6, D7).
     """
     target, guess = play.target, play.guess
-    why = _why_unaffected(state, target)
-    if why is not None or target is None or guess is None:
-        return _no_effect(state, why or "no card was named")
-    held = _held(state, target)
-    if held is None:
+    actor = state.turn
+    if target is None or guess is None or (target != actor and state.seats[target].protected):
+        return _no_effect(state, _why_unaffected(state, target) or "no card was named")
+    hand = state.seats[target].hand
+    if not hand:
         return _no_effect(state, "the chosen player holds no card")
-    if held is G.ASSASSIN and target != state.turn:
+    held = hand[0]
+    if held is G.ASSASSIN and target != actor:
         state = logged(state, Event(K.REVEALED, target, None, G.ASSASSIN, (), None, "Assassin"))
-        state = knock_out(state, state.turn, "chose the Assassin with a Guard")
+        state = knock_out(state, actor, "chose the Assassin with a Guard")
         if state.round_over or not state.rules.options.assassin_redraw:
             return state
         state = discard_hand(state, target, "Assassin")
         return draw_replacement(state, target, prince=False)
     if guess_hits(state.rules, guess, held):
-        state = logged(state, Event(K.REVEALED, target, None, held, (), None, "Guard hit"))
-        return knock_out(state, target, "named by the Guard")
-    return logged(state, Event(K.NO_EFFECT, state.turn, target, None, (), None, "Guard missed"))
+        hit = _new(Event, (_REVEALED, target, None, held, (), None, "Guard hit", None))
+        return knock_out(_log(state, state.log + (hit,)), target, "named by the Guard")
+    miss = _new(Event, (_NO_EFFECT, actor, target, None, (), None, "Guard missed", None))
+    return _log(state, state.log + (miss,))
+
+
+_new = tuple.__new__
+_log = setter("log")
+_REVEALED, _NO_EFFECT = K.REVEALED, K.NO_EFFECT
 
 
 def priest(state: State, play: Play) -> State:
     """Priest: look at another player's hand privately."""
     target = play.target
-    why = _why_unaffected(state, target)
-    if why is not None or target is None:
-        return _no_effect(state, why or "")
-    held = _held(state, target)
-    return logged(state, Event(K.SAW, state.turn, target, held, (), None, "", (state.turn,)))
+    actor = state.turn
+    if target is None or (target != actor and state.seats[target].protected):
+        return _no_effect(state, _why_unaffected(state, target) or "")
+    hand = state.seats[target].hand
+    held = hand[0] if hand else None
+    return _log(
+        state, state.log + (_new(Event, (_SAW, actor, target, held, (), None, "", (actor,))),)
+    )
+
+
+_SAW = K.SAW
 
 
 def _compare(state: State, play: Play, *, lower_loses: bool) -> State:
     target = play.target
-    why = _why_unaffected(state, target)
-    if why is not None or target is None:
-        return _no_effect(state, why or "")
-    me, them = _held(state, state.turn), _held(state, target)
-    if me is None or them is None:
-        return _no_effect(state, "a hand is empty")
     actor = state.turn
-    state = logged(
-        state,
-        Event(K.COMPARED, actor, target, None, (me, them), None, "", (actor, target)),
-    )
-    mine, theirs = state.rules.value(me), state.rules.value(them)
-    if mine == theirs:
+    seats = state.seats
+    if target is None or (target != actor and seats[target].protected):
+        return _no_effect(state, _why_unaffected(state, target) or "")
+    mine, theirs = seats[actor].hand, seats[target].hand
+    if not mine or not theirs:
+        return _no_effect(state, "a hand is empty")
+    me, them = mine[0], theirs[0]
+    event = _new(Event, (_COMPARED, actor, target, None, (me, them), None, "", (actor, target)))
+    state = _log(state, state.log + (event,))
+    values = state.rules.values
+    mine_v, theirs_v = values[me.index], values[them.index]
+    if mine_v == theirs_v:
         return state  # a tie does nothing (R7, R17)
-    loser = actor if (mine < theirs) == lower_loses else target
+    loser = actor if (mine_v < theirs_v) == lower_loses else target
     return knock_out(state, loser, "lost the comparison")
+
+
+_COMPARED = K.COMPARED
 
 
 def baron(state: State, play: Play) -> State:
@@ -122,13 +139,15 @@ def dowager_queen(state: State, play: Play) -> State:
 
 def handmaid(state: State, play: Play) -> State:
     """Handmaid: protected until the start of this player's next turn (R8)."""
-    seat = state.seats[state.turn]
+    actor = state.turn
+    hand, discards, out, _, tokens, spied = state.seats[actor]
+    seat = _new(Seat, (hand, discards, out, True, tokens, spied))
     return with_seat(
-        state,
-        state.turn,
-        Seat(seat.hand, seat.discards, seat.out, True, seat.tokens, seat.spied),
-        Event(K.PROTECTED, state.turn),
+        state, actor, seat, _new(Event, (_PROTECTED, actor, None, None, (), None, "", None))
     )
+
+
+_PROTECTED = K.PROTECTED
 
 
 def prince(state: State, play: Play) -> State:
@@ -136,9 +155,8 @@ def prince(state: State, play: Play) -> State:
     draws a new card — from the set-aside card if the deck is empty (R2). A discarded Princess
     knocks them out and they draw nothing (R1)."""
     target = play.target
-    why = _why_unaffected(state, target)
-    if why is not None or target is None:
-        return _no_effect(state, why or "")
+    if target is None or (target != state.turn and state.seats[target].protected):
+        return _no_effect(state, _why_unaffected(state, target) or "")
     state = discard_hand(state, target, "Prince")
     if state.round_over or state.seats[target].out:
         return state
@@ -155,18 +173,17 @@ def king(state: State, play: Play) -> State:
 
 
 def _swap(state: State, a: int, b: int) -> State:
-    sa, sb = state.seats[a], state.seats[b]
     seats = list(state.seats)
-    seats[a] = Seat(sb.hand, sa.discards, sa.out, sa.protected, sa.tokens, sa.spied)
-    seats[b] = Seat(sa.hand, sb.discards, sb.out, sb.protected, sb.tokens, sb.spied)
-    event = Event(
-        K.SWAPPED,
-        seat=a,
-        other=b,
-        cards=(*sa.hand, *sb.hand),
-        visible_to=(a, b),
-    )
-    return evolve(state, seats=tuple(seats), log=(*state.log, event))
+    hand_a, *rest_a = seats[a]
+    hand_b, *rest_b = seats[b]
+    seats[a] = _new(Seat, (hand_b, *rest_a))
+    seats[b] = _new(Seat, (hand_a, *rest_b))
+    event = _new(Event, (_SWAPPED, a, b, None, hand_a + hand_b, None, "", (a, b)))
+    return _set_seats_log(state, tuple(seats), state.log + (event,))
+
+
+_SWAPPED = K.SWAPPED
+_set_seats_log = setter("seats", "log")
 
 
 def no_effect(state: State, play: Play) -> State:
@@ -230,7 +247,7 @@ def sycophant(state: State, play: Play) -> State:
     return evolve(
         state,
         sycophant=target,
-        log=(*state.log, Event(K.MARKED, seat=state.turn, other=target)),
+        log=state.log + (Event(K.MARKED, seat=state.turn, other=target),),
     )
 
 
@@ -282,7 +299,7 @@ def jester(state: State, play: Play) -> State:
     return evolve(
         state,
         jester=(state.turn, target),
-        log=(*state.log, Event(K.BET, seat=state.turn, other=target)),
+        log=state.log + (Event(K.BET, seat=state.turn, other=target),),
     )
 
 

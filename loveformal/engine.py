@@ -19,11 +19,13 @@ from collections import Counter
 from fractions import Fraction
 from functools import cache
 from itertools import permutations
+from operator import itemgetter
 from typing import Final
 
 from loveformal import cards as G
 from loveformal import events as K
 from loveformal.actions import (
+    DRAW_OF,
     Action,
     BishopRedraw,
     ChancellorReturn,
@@ -124,10 +126,10 @@ def _deal(state: State, card: Card) -> State:
     seat starting with the starter; after the last seat the starter's turn begins."""
     pile = state.pile.without_next(card)
     if state.set_aside is None:
-        return _set_pile_aside_log(state, pile, card, (*state.log, _SET_ASIDE_EVENT))
+        return _set_pile_aside_log(state, pile, card, state.log + (_SET_ASIDE_EVENT,))
     if len(state.face_up) < face_up_count(state):
         event = _event((_FACE_UP, None, None, card, (), None, "", None))
-        return _set_pile_faceup_log(state, pile, (*state.face_up, card), (*state.log, event))
+        return _set_pile_faceup_log(state, pile, (*state.face_up, card), state.log + (event,))
     n = state.players
     seats = state.seats
     for k in range(n):
@@ -148,6 +150,51 @@ def _deal(state: State, card: Card) -> State:
 _SET_ASIDE_EVENT = Event(K.SET_ASIDE, visible_to=())
 
 
+def deal_in_order(state: State, order: tuple[Card, ...]) -> State:
+    """The whole deal at once: exactly the state that applying ``Draw(card)`` for each card
+    of ``order`` in turn would give (set-aside card, face-up cards, one card per seat from the
+    starter), with the rest of the draw pile in the order given, top first.
+
+    The composition of the deal's chance outcomes for a deck order already chosen outside the
+    rules (a seeded shuffle, a scenario's deck); it builds the dealt state in one step instead
+    of one per card. ``state`` must be a round about to be dealt and ``order`` exactly its
+    draw pile's cards (:func:`loveformal.dealing.deal` validates a user's deal first).
+    """
+    if state.phase is not DEAL or state.set_aside is not None:
+        raise IllegalAction("a deal in order is allowed only before the round's first card")
+    if sort_cards(order) != state.pile.cards():
+        raise IllegalAction("the deal order must be exactly the round's deck")
+    return _deal_in_order(state, order)
+
+
+def _deal_in_order(state: State, order: tuple[Card, ...]) -> State:
+    """:func:`deal_in_order` for an order known to be a permutation of the round's deck."""
+    n = state.players
+    k = state.rules.options.two_player_face_up if n == 2 else 0
+    log = [*state.log, _SET_ASIDE_EVENT]
+    for card in order[1 : 1 + k]:
+        log.append(_new(Event, (_FACE_UP, None, None, card, (), None, "", None)))
+    seats = list(state.seats)
+    where = state.starter
+    for card in order[1 + k : 1 + k + n]:
+        seats[where] = _new(Seat, ((card,), (), False, False, seats[where][4], False))
+        log.append(_new(Event, (_DEALT, where, None, card, (), None, "", (where,))))
+        where = (where + 1) % n
+    return _set_dealt(
+        state,
+        tuple(seats),
+        _new(DrawPile, (order[1 + k + n :], (), ())),
+        order[0],
+        order[1 : 1 + k],
+        TURN_DRAW,
+        state.starter,
+        tuple(log),
+    )
+
+
+_set_dealt = setter("seats", "pile", "set_aside", "face_up", "phase", "turn", "log")
+
+
 def _event(fields: tuple[object, ...]) -> Event:
     """An :class:`Event` from all its fields in order, without keyword parsing (hot paths)."""
     return tuple.__new__(Event, fields)
@@ -161,24 +208,29 @@ def _seat(fields: tuple[object, ...]) -> Seat:
 def _new_round(state: State, starter: int) -> State:
     """Every card goes back into the deck, reshuffled; ``starter`` starts (R8: protection and
     all marks end with the round)."""
-    seats = tuple([Seat((), (), False, False, s.tokens, False) for s in state.seats])
-    return evolve(
-        state,
-        seats=seats,
-        pile=fresh_pile(state),
-        set_aside=None,
-        face_up=(),
-        phase=DEAL,
-        turn=starter,
-        pending_seat=None,
-        chancellor_draws=0,
-        sycophant=None,
-        jester=None,
-        round=state.round + 1,
-        starter=starter,
-        round_winners=(),
-        next_starters=(),
-        log=(),
+    seats = tuple([_seat(((), (), False, False, s[4], False)) for s in state.seats])
+    return tuple.__new__(
+        State,
+        (
+            state.rules,
+            state.players,
+            seats,
+            fresh_pile(state),
+            None,  # set_aside
+            (),  # face_up
+            DEAL,  # phase
+            starter,  # turn
+            None,  # pending_seat
+            0,  # chancellor_draws
+            None,  # sycophant
+            None,  # jester
+            state.round + 1,  # round
+            starter,  # starter
+            (),  # round_winners
+            (),  # next_starters
+            (),  # game_winners
+            (),  # log
+        ),
     )
 
 
@@ -233,7 +285,7 @@ def chance_outcomes(state: State) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
         return ()
     draws = next_draws(state.pile)
     total = sum(w for _, w in draws)
-    return tuple((Draw(c), Fraction(w, total)) for c, w in draws)
+    return tuple((DRAW_OF[c], Fraction(w, total)) for c, w in draws)
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:
@@ -241,7 +293,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     outcomes of a chance node. Empty when the match is over."""
     phase = state.phase
     if phase is PLAY:
-        return _legal_plays(state)
+        return _legal_plays_and_ids(state)[0]
     if phase is CHANCELLOR:
         return _chancellor_returns(state.seats[state.turn].hand)
     if phase is BISHOP_REDRAW:
@@ -257,6 +309,7 @@ _play_of = cache(Play)
 
 
 _PLAYS_CACHE: dict[object, tuple[tuple[Play, ...], frozenset[int]]] = {}
+_out_protected = itemgetter(2, 3)  # a Seat's (out, protected)
 
 
 def _legal_plays_and_ids(state: State) -> tuple[tuple[Play, ...], frozenset[int]]:
@@ -269,13 +322,8 @@ def _legal_plays_and_ids(state: State) -> tuple[tuple[Play, ...], frozenset[int]
     if last[0] is state:  # legal_actions then apply on the same state: computed once
         return last[1]
     seats = state.seats
-    key = (
-        state.rules.key,
-        state.turn,
-        seats[state.turn].hand,
-        tuple([s[2:4] for s in seats]),
-        state.sycophant,
-    )
+    turn = state.turn
+    key = (state.rules.key, turn, seats[turn][0], *map(_out_protected, seats), state.sycophant)
     entry = _PLAYS_CACHE.get(key)
     if entry is None:
         if len(_PLAYS_CACHE) >= 200_000:
@@ -427,15 +475,26 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
             whose = f"{seat_name(actor)}'s"
         claimed = "chance" if seat == CHANCE else _name(state, seat)
         raise OutOfTurn(f"{claimed} cannot act now: it is {whose} decision")
-    # Fast paths: a draw that can happen, or a Play object taken from legal_actions.
+    # Fast paths: a Play object taken from legal_actions, a draw that can happen, the next
+    # round's starter.
     phase = state.phase
-    if isinstance(action, Draw):
-        if phase in _DRAW_PHASES and _chance_possible(state, action):
-            return _draw(state, action.card)
-    elif (
-        isinstance(action, Play) and phase is PLAY and id(action) in _legal_plays_and_ids(state)[1]
-    ):
-        return _play(state, action)
+    if type(action) is Play:
+        if phase is PLAY and id(action) in _legal_plays_and_ids(state)[1]:
+            return _play(state, action)
+    elif type(action) is Draw:
+        if phase in _DRAW_PHASES:
+            card = action.card
+            top, unseen, bottom = state.pile
+            if top:
+                possible = card is top[0]
+            elif unseen:
+                possible = card in unseen
+            else:
+                possible = bool(bottom) and card is bottom[0]
+            if possible:
+                return _draw(state, card)
+    elif type(action) is Starter and phase is ROUND_OVER and action.seat in state.next_starters:
+        return _new_round(state, action.seat)
     reason = explain(state, action)
     if reason is not None:
         if state.phase not in CHANCE_PHASES and isinstance(action, (Draw, Starter)):
@@ -458,20 +517,31 @@ def _draw(state: State, card: Card) -> State:
     phase = state.phase
     if phase is DEAL:
         return _deal(state, card)
-    pile = state.pile.without_next(card)
+    top, unseen, bottom = state.pile
+    if top:
+        pile = _new(DrawPile, (top[1:], unseen, bottom))
+    elif unseen:
+        i = unseen.index(card)
+        rest = unseen[:i] + unseen[i + 1 :]
+        pile = _new(DrawPile, ((), rest, bottom) if rest else (bottom, (), ()))
+    else:
+        pile = _new(DrawPile, (bottom[1:], (), ()))
     drawer = state.pending_seat if phase is REDRAW else state.turn
     assert drawer is not None
-    seat = state.seats[drawer]
-    hand = seat.hand
+    seats = state.seats
+    hand, discards, out, protected, tokens, spied = seats[drawer]
     if not hand:
         hand = (card,)
     elif len(hand) == 1:
-        hand = (hand[0], card) if hand[0].index <= card.index else (card, hand[0])
+        held = hand[0]
+        hand = (held, card) if held.index <= card.index else (card, held)
     else:
         hand = add_card(hand, card)
-    new_seat = _seat((hand, seat.discards, seat.out, seat.protected, seat.tokens, seat.spied))
-    seats = state.seats[:drawer] + (new_seat,) + state.seats[drawer + 1 :]
-    log = (*state.log, _event((_DREW, drawer, None, card, (), None, "", (drawer,))))
+    new_seat = _new(Seat, (hand, discards, out, protected, tokens, spied))
+    row = list(seats)
+    row[drawer] = new_seat
+    seats = tuple(row)
+    log = state.log + (_new(Event, (_DREW, drawer, None, card, (), None, "", (drawer,))),)
     if phase is TURN_DRAW:
         return _set_seats_pile_phase_log(state, seats, pile, PLAY, log)
     if phase is CHANCELLOR_DRAW:
@@ -481,6 +551,11 @@ def _draw(state: State, card: Card) -> State:
     # REDRAW: the replacement card ends the effect; the turn ends.
     state = evolve(state, seats=seats, pile=pile, phase=PLAY, pending_seat=None, log=log)
     return end_turn(state)
+
+
+_new = tuple.__new__
+"""Builds a typed tuple (:class:`State`, :class:`Seat`, :class:`Event`, :class:`DrawPile`)
+from all its fields in order, without keyword parsing (hot paths)."""
 
 
 def _decide(state: State, action: Decision) -> State:
@@ -509,7 +584,7 @@ def _decide(state: State, action: Decision) -> State:
     target = state.pending_seat
     assert target is not None
     event = Event(K.REDRAW_CHOICE, seat=target, note="redraw" if action.redraw else "keep")
-    state = evolve(state, phase=PLAY, pending_seat=None, log=(*state.log, event))
+    state = evolve(state, phase=PLAY, pending_seat=None, log=state.log + (event,))
     if action.redraw:
         state = discard_hand(state, target, "Bishop")
         if not state.round_over and not state.seats[target].out:
@@ -524,23 +599,20 @@ _set_seats_syco_log = setter("seats", "sycophant", "log")
 
 def _play(state: State, play: Play) -> State:
     actor = state.turn
-    seat = state.seats[actor]
+    seats = state.seats
+    hand, discards, out, protected, tokens, spied = seats[actor]
     card = play.card
-    new_seat = _seat(
-        (
-            remove_card(seat.hand, card),
-            (*seat.discards, card),
-            seat.out,
-            seat.protected,
-            seat.tokens,
-            seat.spied or card is _SPY,
-        )
-    )
+    if len(hand) == 2:
+        hand = (hand[1],) if hand[0] is card else (hand[0],)
+    else:
+        hand = remove_card(hand, card)
+    new_seat = _new(Seat, (hand, (*discards, card), out, protected, tokens, spied or card is _SPY))
     note = _targets_note(play) if play.targets else ""
-    event = _event((_PLAYED, actor, play.target, card, (), play.guess, note, None))
-    seats = state.seats[:actor] + (new_seat,) + state.seats[actor + 1 :]
-    state = _set_seats_syco_log(state, seats, None, (*state.log, event))
-    state = EFFECTS[card](state, play)
+    event = _new(Event, (_PLAYED, actor, play.target, card, (), play.guess, note, None))
+    row = list(seats)
+    row[actor] = new_seat
+    seats = tuple(row)
+    state = EFFECTS[card](_set_seats_syco_log(state, seats, None, state.log + (event,)), play)
     if state.phase is PLAY:
         return end_turn(state)
     return state
@@ -571,6 +643,7 @@ __all__ = [
     "apply",
     "chance_outcomes",
     "current_player",
+    "deal_in_order",
     "explain",
     "explain_play",
     "face_up_count",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from loveformal.actions import Action, ChanceOutcome, Draw, Starter
+from loveformal.actions import DRAW_OF, Action, ChanceOutcome, Starter
 from loveformal.engine import apply, legal_actions, next_draws
 from loveformal.state import (
     CHANCE_PHASES,
@@ -23,13 +23,12 @@ def sample_chance(state: State, rng: random.Random) -> ChanceOutcome:
     """
     if state.phase is ROUND_OVER:
         return Starter(state.next_starters[rng.randrange(len(state.next_starters))])
-    pile = state.pile
-    if pile.top:
-        return Draw(pile.top[0])
-    if pile.unseen:
-        return Draw(pile.unseen[rng.randrange(len(pile.unseen))])
-    draws = next_draws(pile)
-    return Draw(draws[0][0])
+    top, unseen, bottom = state.pile
+    if top:
+        return DRAW_OF[top[0]]
+    if unseen:
+        return DRAW_OF[unseen[rng.randrange(len(unseen))]]
+    return DRAW_OF[bottom[0]]
 
 
 def random_step(state: State, rng: random.Random) -> tuple[State, Action]:
@@ -50,7 +49,7 @@ def settle(state: State, *, turn_draw: bool = False) -> State:
         draws = next_draws(state.pile)
         if len(draws) != 1:
             break
-        state = apply(state, Draw(draws[0][0]))
+        state = apply(state, DRAW_OF[draws[0][0]])
     return state
 
 

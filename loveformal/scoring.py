@@ -9,6 +9,7 @@ showdown and its tie rules R13, D3, D8, D11, D12, D29; bonus-token order and imm
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import itemgetter
 
 from loveformal import cards as G
 from loveformal import events as K
@@ -55,24 +56,30 @@ def knock_out(state: State, seat: int, reason: str) -> State:
     ``constable_counts_held`` so does a Constable in the hand being discarded (D28). If one
     player is left, the round ends at once and that player wins it (§1.1.7a).
     """
-    s = state.seats[seat]
-    constable = G.CONSTABLE in s.discards or (
-        state.rules.options.constable_counts_held and G.CONSTABLE in s.hand
+    seats = state.seats
+    hand, discards, _, _, tokens, spied = seats[seat]
+    constable = G.CONSTABLE in discards or (
+        G.CONSTABLE in hand and state.rules.options.constable_counts_held
     )
-    out_seat = Seat((), s.discards + s.hand, True, False, s.tokens, s.spied or G.SPY in s.hand)
-    state = with_seat(
-        state, seat, out_seat, Event(K.KNOCKED_OUT, seat, None, None, s.hand, None, reason)
-    )
-    if state.sycophant == seat:
-        state = evolve(state, sycophant=None)
+    out_seat = _new(Seat, ((), discards + hand, True, False, tokens, spied or G.SPY in hand))
+    row = list(seats)
+    row[seat] = out_seat
+    seats = tuple(row)
+    event = _new(Event, (K.KNOCKED_OUT, seat, None, None, hand, None, reason, None))
+    sycophant = None if state.sycophant == seat else state.sycophant
+    state = _set_seats_syco_log(state, seats, sycophant, state.log + (event,))
     if constable:
         state = award_token(state, seat, "Constable")
         if state.phase is GAME_OVER:
             return state
-    left = state.in_round()
-    if len(left) == 1:
-        return end_round(state, left, left)
+    if state.players - sum(map(_OUT, state.seats)) == 1:
+        last = next(i for i, s in enumerate(state.seats) if not s.out)
+        return end_round(state, (last,), (last,))
     return state
+
+
+_set_seats_syco_log = setter("seats", "sycophant", "log")
+_OUT = itemgetter(2)  # a Seat's ``out``
 
 
 def discard_hand(state: State, seat: int, reason: str) -> State:
@@ -80,10 +87,11 @@ def discard_hand(state: State, seat: int, reason: str) -> State:
 
     A discarded Princess knocks its holder out (R1). A discarded Spy counts as discarded (R12).
     """
-    s = state.seats[seat]
-    new = Seat((), s.discards + s.hand, s.out, s.protected, s.tokens, s.spied or G.SPY in s.hand)
-    state = with_seat(state, seat, new, Event(K.DISCARDED, seat, None, None, s.hand, None, reason))
-    if G.PRINCESS in s.hand:
+    hand, discards, out, protected, tokens, spied = state.seats[seat]
+    new = _new(Seat, ((), discards + hand, out, protected, tokens, spied or G.SPY in hand))
+    event = _new(Event, (K.DISCARDED, seat, None, None, hand, None, reason, None))
+    state = with_seat(state, seat, new, event)
+    if G.PRINCESS in hand:
         return knock_out(state, seat, "discarded the Princess")
     return state
 
@@ -96,8 +104,9 @@ def draw_replacement(state: State, seat: int, *, prince: bool) -> State:
     takes instead the first face-up card while any remain (D16; [INF] which removed card is
     "the top one"). If no card is left anywhere the seat holds nothing.
     """
-    if state.pile.size:
-        return evolve(state, phase=REDRAW, pending_seat=seat)
+    top, unseen, bottom = state.pile
+    if top or unseen or bottom:
+        return _set_phase_pending(state, REDRAW, seat)
     s = state.seats[seat]
     if prince and state.rules.options.prince_empty_deck == "top_removed" and state.face_up:
         card = state.face_up[0]
@@ -139,6 +148,20 @@ def discard_total(state: State, seat: int) -> int:
     return sum(value(c) for c in state.seats[seat].discards)
 
 
+def _doubled(state: State, seat: int) -> int:
+    """Twice :func:`showdown_value` (an integer: the Bishop's 7.5 is 15)."""
+    s = state.seats[seat]
+    card = s.hand[0]
+    rules = state.rules
+    if card is G.BISHOP and rules.options.bishop_showdown == "seven_point_five":
+        base = 15
+    else:
+        base = 2 * rules.values[card.index]
+    if G.COUNT in s.discards:
+        base += 2 * count_bonus(state, seat)
+    return base
+
+
 def showdown(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Compare the hands of the seats still in the round. Returns ``(winners, tied)``.
 
@@ -148,31 +171,32 @@ def showdown(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
     Order: under ``princess_always_wins`` the Princess holder wins outright (D12). Under
     ``princess_beats_bishop`` a Bishop holder is left out of the comparison whenever a Princess
     is held (D8, D29; Board Game Arena's resolution of the three-way case). Highest adjusted
-    value wins; under ``count_tie = void_bonus`` Count bonuses are void when they create the
-    top tie ([INF] reading of seed 003). Ties: discard totals (``tie_break = discard_sum``),
-    then ``residual_tie``.
+    value (:func:`showdown_value`) wins; under ``count_tie = void_bonus`` Count bonuses are
+    void when they create the top tie ([INF] reading of seed 003). Ties: discard totals
+    (``tie_break = discard_sum``), then ``residual_tie``.
     """
     rules = state.rules
     opts = rules.options
-    contenders = [i for i in state.in_round() if state.seats[i].hand]
-    holders = {state.seats[i].hand[0]: i for i in contenders}
-    if G.PRINCESS in holders:
+    seats = state.seats
+    contenders = [i for i, s in enumerate(seats) if not s.out and s.hand]
+    held = [seats[i].hand[0] for i in contenders]
+    if G.PRINCESS in held:
         if opts.princess_always_wins:
-            p = holders[G.PRINCESS]
+            p = contenders[held.index(G.PRINCESS)]
             return (p,), (p,)
         if opts.bishop_showdown == "princess_beats_bishop":
-            contenders = [i for i in contenders if state.seats[i].hand[0] is not G.BISHOP]
-    values = {i: showdown_value(state, i) for i in contenders}
-    best = max(values.values(), default=Fraction(0))
-    top = [i for i in contenders if values[i] == best]
+            contenders = [i for i in contenders if seats[i].hand[0] is not G.BISHOP]
+    values = [_doubled(state, i) for i in contenders]
+    best = max(values, default=0)
+    top = [i for i, v in zip(contenders, values, strict=True) if v == best]
     if len(top) > 1 and opts.count_tie == "void_bonus" and any(count_bonus(state, i) for i in top):
-        values = {i: showdown_value(state, i) - count_bonus(state, i) for i in contenders}
-        best = max(values.values())
-        top = [i for i in contenders if values[i] == best]
+        values = [v - 2 * count_bonus(state, i) for i, v in zip(contenders, values, strict=True)]
+        best = max(values)
+        top = [i for i, v in zip(contenders, values, strict=True) if v == best]
     if len(top) > 1 and opts.tie_break == "discard_sum":
-        totals = {i: discard_total(state, i) for i in top}
-        best_total = max(totals.values())
-        top = [i for i in top if totals[i] == best_total]
+        totals = [discard_total(state, i) for i in top]
+        best_total = max(totals)
+        top = [i for i, t in zip(top, totals, strict=True) if t == best_total]
     tied = tuple(top)
     if len(top) > 1 and opts.residual_tie == "nobody":
         return (), tied
@@ -189,34 +213,58 @@ def end_round(state: State, winners: tuple[int, ...], tied: tuple[int, ...]) -> 
     all the awards wins (R24, D23). The next round starts with the winner, or a random one of
     the tied winners (or of the tied seats when nobody won).
     """
-    won = tuple(Event(K.ROUND_WON, w) for w in winners)
-    state = evolve(
-        state,
-        round_winners=winners,
-        pending_seat=None,
-        chancellor_draws=0,
-        sycophant=None,
-        log=state.log + won,
-    )
+    rules = state.rules
+    opts = rules.options
+    seats = state.seats
+    log = [*state.log]
+    log += [_new(Event, (K.ROUND_WON, w, None, None, (), None, "", None)) for w in winners]
     awards: list[tuple[int, str]] = [(w, "round win") for w in winners]
-    if state.rules.deck(state.players).count(G.SPY):
-        spies = [i for i in state.in_round() if state.seats[i].spied]
+    if _has_spy(state):
+        spies = [i for i, s in enumerate(seats) if not s.out and s.spied]
         if len(spies) == 1:
             awards.append((spies[0], "Spy"))
     if state.jester is not None:
         bettor, chosen = state.jester
         if chosen in winners:
             awards.append((bettor, "Jester"))
-    first_awarded = state.rules.options.simultaneous_win == "first_awarded"
+    goal = opts.tokens_for(state.players)
+    first_awarded = opts.simultaneous_win == "first_awarded"
+    tokens = [s.tokens for s in seats]
+    game_winners: tuple[int, ...] = ()
     for seat, reason in awards:
-        state = award_token(state, seat, reason, check_win=first_awarded)
-        if state.phase is GAME_OVER:
-            return state
-    goal = threshold(state)
-    reached = tuple(i for i, s in enumerate(state.seats) if s.tokens >= goal)
-    if reached:
-        return _game_over(state, reached)
-    return evolve(state, phase=ROUND_OVER, next_starters=tied)
+        tokens[seat] += 1
+        log.append(_new(Event, (K.TOKEN, seat, None, None, (), None, reason, None)))
+        if first_awarded and tokens[seat] >= goal:
+            game_winners = (seat,)
+            break
+    else:
+        game_winners = tuple(i for i, t in enumerate(tokens) if t >= goal)
+    if awards:
+        seats = tuple(
+            [
+                s if s.tokens == t else _new(Seat, (*s[:4], t, s.spied))
+                for s, t in zip(seats, tokens, strict=True)
+            ]
+        )
+    if game_winners:
+        log += [_new(Event, (K.GAME_WON, w, None, None, (), None, "", None)) for w in game_winners]
+        return _set_round_end(state, seats, GAME_OVER, None, 0, None, winners, (), game_winners,
+                              tuple(log))  # fmt: skip
+    return _set_round_end(state, seats, ROUND_OVER, None, 0, None, winners, tied, (), tuple(log))
+
+
+_new = tuple.__new__
+_set_round_end = setter(
+    "seats",
+    "phase",
+    "pending_seat",
+    "chancellor_draws",
+    "sycophant",
+    "round_winners",
+    "next_starters",
+    "game_winners",
+    "log",
+)
 
 
 _set_seats_turn_phase_pending = setter("seats", "turn", "phase", "pending_seat")
@@ -228,24 +276,50 @@ def end_turn(state: State) -> State:
     phase = state.phase
     if phase is ROUND_OVER or phase is GAME_OVER:
         return state
-    pile = state.pile
-    if not (pile.top or pile.unseen or pile.bottom):
+    top, unseen, bottom = state.pile
+    if not (top or unseen or bottom):
         winners, tied = showdown(state)
-        cards = tuple(state.seats[i].hand[0] for i in state.in_round() if state.seats[i].hand)
-        state = evolve(state, log=(*state.log, Event(K.SHOWDOWN, cards=cards)))
-        return end_round(state, winners, tied)
+        cards = tuple([s.hand[0] for s in state.seats if not s.out and s.hand])
+        event = _new(Event, (K.SHOWDOWN, None, None, None, cards, None, "", None))
+        return end_round(_set_log(state, state.log + (event,)), winners, tied)
     seats = state.seats
     n = state.players
     nxt = (state.turn + 1) % n
     while seats[nxt].out:
         nxt = (nxt + 1) % n
-    seat = seats[nxt]
-    if seat.protected:
-        unprotected = Seat(seat.hand, seat.discards, seat.out, False, seat.tokens, seat.spied)
-        seats = seats[:nxt] + (unprotected,) + seats[nxt + 1 :]
+    if seats[nxt][3]:  # protected
+        hand, discards, out, _, tokens, spied = seats[nxt]
+        unprotected = _new(Seat, (hand, discards, out, False, tokens, spied))
+        row = list(seats)
+        row[nxt] = unprotected
+        seats = tuple(row)
     return _set_seats_turn_phase_pending(state, seats, nxt, TURN_DRAW, None)
+
+
+_set_log = setter("log")
+_set_phase_pending = setter("phase", "pending_seat")
 
 
 def fresh_pile(state: State) -> DrawPile:
     """Every card of the deck for this player count, shuffled (unknown order)."""
-    return DrawPile((), state.rules.deck(state.players).cards(), ())  # already in card order
+    key = (state.rules.key, state.players)
+    pile = _FRESH.get(key)
+    if pile is None:  # the deck's cards are already in card order
+        pile = _FRESH[key] = DrawPile((), state.rules.deck(state.players).cards(), ())
+    return pile
+
+
+_FRESH: dict[tuple[str, int], DrawPile] = {}
+"""The fresh pile of each ruleset (by key) and player count: piles are immutable."""
+
+
+def _has_spy(state: State) -> bool:
+    """Whether this ruleset's deck for this player count has a Spy (R12)."""
+    key = (state.rules.key, state.players)
+    has = _SPY_DECK.get(key)
+    if has is None:
+        has = _SPY_DECK[key] = bool(state.rules.deck(state.players).count(G.SPY))
+    return has
+
+
+_SPY_DECK: dict[tuple[str, int], bool] = {}

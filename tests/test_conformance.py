@@ -22,13 +22,15 @@ from loveformal.engine import (
     apply,
     chance_outcomes,
     current_player,
+    deal_in_order,
+    is_terminal,
     legal_actions,
     new_match,
 )
-from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.errors import IllegalAction, LoveformalError, MalformedInput
 from loveformal.rulebook import make_ruleset, preset_names
 from loveformal.sampling import random_step
-from loveformal.state import Phase, State
+from loveformal.state import DrawPile, Phase, Seat, State
 from loveformal.testing.invariants import (
     check_state,
     check_transition,
@@ -280,3 +282,64 @@ def test_next_round_starter_is_the_round_winner(config: tuple[str, int]) -> None
             assert all(not s.hand and not s.discards and not s.out for s in after.seats)
             seen += 1
     assert seen or all(len(playout(preset, players, s).round_ends) == 0 for s in SEEDS)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_deal_in_order_is_the_composition_of_the_deal_chance_outcomes(
+    config: tuple[str, int],
+) -> None:
+    """:func:`deal_in_order` (used by seeded play and scenario deals) gives exactly the state
+    that applying each dealt card's chance outcome in turn gives, with the rest of the pile in
+    the order chosen — at a new match and after a round has ended."""
+    preset, players = config
+    rng = random.Random(7)
+    state = new_match(make_ruleset(preset), players, starter=players - 1)
+    for _ in range(3):
+        order = list(state.pile.cards())
+        rng.shuffle(order)
+        stepwise = state
+        dealt = 1 + (make_ruleset(preset).options.two_player_face_up if players == 2 else 0)
+        for card in order[: dealt + players]:
+            stepwise = apply(stepwise, Draw(card))
+        stepwise = stepwise._replace(pile=DrawPile.ordered(tuple(order[dealt + players :])))
+        fast = deal_in_order(state, tuple(order))
+        assert fast == stepwise
+        assert fast.log == stepwise.log
+        # play the round out, then deal the next one from the chosen starter
+        state = fast
+        while state.phase is not Phase.ROUND_OVER and not is_terminal(state):
+            state, _ = random_step(state, rng)
+        if is_terminal(state):
+            break
+        state = apply(state, Starter(state.next_starters[0]))
+
+
+def test_deal_in_order_refuses_a_dealt_round_and_a_wrong_deck() -> None:
+    rules = make_ruleset("classic")
+    state = new_match(rules, 2)
+    cards = state.pile.cards()
+    with pytest.raises(IllegalAction, match="exactly the round's deck"):
+        deal_in_order(state, cards[:-1])
+    with pytest.raises(IllegalAction, match="exactly the round's deck"):
+        deal_in_order(state, (*cards[:-1], cards[0]))
+    dealt = deal_in_order(state, cards)
+    with pytest.raises(IllegalAction, match="before the round's first card"):
+        deal_in_order(dealt, cards)
+
+
+def test_the_next_round_keeps_only_tokens_and_the_match() -> None:
+    """After ``Starter(seat)`` every field of the state is the new round's (R8: protection and
+    all marks end with the round): only the rules, the seats' tokens and the round number
+    carry over."""
+    rng = random.Random(3)
+    state = new_match(make_ruleset("premium"), 5)
+    while state.phase is not Phase.ROUND_OVER:
+        state, _ = random_step(state, rng)
+    state = state._replace(sycophant=1, jester=(0, 2), pending_seat=3, chancellor_draws=1)
+    starter = state.next_starters[0]
+    after = apply(state, Starter(starter))
+    fresh = new_match(state.rules, 5, starter=starter)
+    tokens = tuple(s.tokens for s in state.seats)
+    assert after == fresh._replace(
+        seats=tuple(Seat(tokens=t) for t in tokens), round=state.round + 1
+    )
