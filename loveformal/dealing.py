@@ -119,6 +119,6 @@ def permutation(cards: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
     r = rng.randrange(factorial(n))
     order: list[Card] = []
     for left in range(n, 0, -1):
-        r, i = divmod(r, left)
-        order.append(pool.pop(i))
+        order.append(pool.pop(r % left))
+        r //= left
     return tuple(order)

@@ -213,12 +213,13 @@ def end_round(state: State, winners: tuple[int, ...], tied: tuple[int, ...]) -> 
     all the awards wins (R24, D23). The next round starts with the winner, or a random one of
     the tied winners (or of the tied seats when nobody won).
     """
-    rules = state.rules
-    opts = rules.options
+    opts = state.rules.options
     seats = state.seats
-    log = [*state.log]
-    log += [_new(Event, (K.ROUND_WON, w, None, None, (), None, "", None)) for w in winners]
-    awards: list[tuple[int, str]] = [(w, "round win") for w in winners]
+    log = list(state.log)
+    awards: list[tuple[int, str]] = []
+    for w in winners:
+        log.append(_new(Event, (_ROUND_WON, w, None, None, (), None, "", None)))
+        awards.append((w, "round win"))
     if _has_spy(state):
         spies = [i for i, s in enumerate(seats) if not s.out and s.spied]
         if len(spies) == 1:
@@ -229,30 +230,29 @@ def end_round(state: State, winners: tuple[int, ...], tied: tuple[int, ...]) -> 
             awards.append((bettor, "Jester"))
     goal = opts.tokens_for(state.players)
     first_awarded = opts.simultaneous_win == "first_awarded"
-    tokens = [s.tokens for s in seats]
+    row = list(seats)
     game_winners: tuple[int, ...] = ()
     for seat, reason in awards:
-        tokens[seat] += 1
-        log.append(_new(Event, (K.TOKEN, seat, None, None, (), None, reason, None)))
-        if first_awarded and tokens[seat] >= goal:
+        hand, discards, out, protected, tokens, spied = row[seat]
+        row[seat] = _new(Seat, (hand, discards, out, protected, tokens + 1, spied))
+        log.append(_new(Event, (_TOKEN, seat, None, None, (), None, reason, None)))
+        if first_awarded and tokens + 1 >= goal:
             game_winners = (seat,)
             break
     else:
-        game_winners = tuple(i for i, t in enumerate(tokens) if t >= goal)
-    if awards:
-        seats = tuple(
-            [
-                s if s.tokens == t else _new(Seat, (*s[:4], t, s.spied))
-                for s, t in zip(seats, tokens, strict=True)
-            ]
-        )
+        if max(map(_TOKENS, row)) >= goal:
+            game_winners = tuple([i for i, s in enumerate(row) if s.tokens >= goal])
     if game_winners:
-        log += [_new(Event, (K.GAME_WON, w, None, None, (), None, "", None)) for w in game_winners]
-        return _set_round_end(state, seats, GAME_OVER, None, 0, None, winners, (), game_winners,
-                              tuple(log))  # fmt: skip
-    return _set_round_end(state, seats, ROUND_OVER, None, 0, None, winners, tied, (), tuple(log))
+        for w in game_winners:
+            log.append(_new(Event, (_GAME_WON, w, None, None, (), None, "", None)))
+        return _set_round_end(state, tuple(row), GAME_OVER, None, 0, None, winners, (),
+                              game_winners, tuple(log))  # fmt: skip
+    return _set_round_end(state, tuple(row), ROUND_OVER, None, 0, None, winners, tied, (),
+                          tuple(log))  # fmt: skip
 
 
+_ROUND_WON, _TOKEN, _GAME_WON = K.ROUND_WON, K.TOKEN, K.GAME_WON
+_TOKENS = itemgetter(4)  # a Seat's ``tokens``
 _new = tuple.__new__
 _set_round_end = setter(
     "seats",
