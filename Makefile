@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[test,ray,pettingzoo,plot]'
+	$(BIN)/python -m pip install --quiet -e '.[test,ray,pettingzoo,plot,openspiel]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

@@ -10,6 +10,10 @@
 * :mod:`.expectimax` — exact N-player evaluation and information-set best response.
 * :mod:`.pimc` — the determinized (perfect-information) comparison value.
 * :mod:`.graph` — networkx / GraphML export.
+
+Love Letter on top of them: :mod:`.endgame` (root deals, the tree built by driving the
+engine), :mod:`.levels` (the reduced, value-preserving build), :mod:`.analysis`
+(``solve_position``), :mod:`.rounds` (the CFR project's reduced full rounds) and :mod:`.cli`.
 """
 
 from .certify import Certificate, certify

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loveformal.actions import Action
-from loveformal.engine import current_player
+from loveformal.engine import current_player, legal_actions
 from loveformal.errors import MalformedInput
 from loveformal.notation import format_position
 from loveformal.observation import observation
@@ -60,6 +60,7 @@ from .endgame import (
     actual_deal,
     build_endgame,
     deal_state,
+    equivalent_actions,
     terminal_winners,
 )
 from .expectimax import Policy, best_response, exact_policy
@@ -93,6 +94,10 @@ class ActionResult:
     """Probability of winning the round on this line."""
     pimc: Fraction | None
     """Determinized value of the action (two players), else None."""
+    equivalent_to: Hashable | None = None
+    """For a guess merged with an equivalent one (it names a card whose copies are all
+    public, so it never hits): the kept guess, whose value and win probability it shares
+    (its probability is 0: the equilibrium plays the kept one). None otherwise."""
 
     @property
     def text(self) -> str:
@@ -103,9 +108,12 @@ class ActionResult:
 class EndgameSizes:
     deals: int
     histories: int
+    """Histories of the game solved (the reduced game when reductions are on)."""
     terminals: int
     infosets: tuple[int, ...]
     sequences: tuple[int, ...]
+    full_histories: int = 0
+    """Histories of the full (unreduced) tree of the same endgame."""
 
 
 @dataclass(frozen=True)
@@ -329,12 +337,19 @@ def solve_position(
     prior: Prior | None = None,
     pimc: bool = True,
     progress: Progress | None = None,
+    reduce: bool = False,
 ) -> EndgameResult:
     """Solve the rest of the round from ``state`` for ``seat`` (default: the seat to act).
 
-    Two players without ``opponents``: equilibrium (LP + exact certificate). Otherwise an exact
-    best response against ``opponents`` (default ``"random"`` with three or more players).
-    Raises :class:`~loveformal.errors.MalformedInput` for a position that cannot be solved and
+    Two players without ``opponents``: equilibrium (LP + exact certificate), on the full tree
+    (its strategies cover every information set), or with ``reduce=True`` (what ``loveformal
+    solve`` does) on the reduced game of :mod:`loveformal.solver.levels` — dominated actions,
+    forced moves and choice-free subtrees left out: the same value, the same action table,
+    and its equilibrium extends to one of the full tree
+    (:func:`~loveformal.solver.endgame.extend_strategy`). Otherwise an exact best response
+    against ``opponents`` (default ``"random"`` with three or more players), always on the
+    full tree. Raises
+    :class:`~loveformal.errors.MalformedInput` for a position that cannot be solved and
     :class:`~loveformal.solver.endgame.EndgameTooLarge` above ``max_nodes`` histories.
     """
     t0 = time.perf_counter()
@@ -358,11 +373,14 @@ def solve_position(
         prior=prior,
         merge_dead_guesses=equilibrium,
         progress=progress,
+        reduce=equilibrium and reduce,
     )
     game = eg.game
     seconds = {"build": eg.build_seconds}
     gs = game.sizes()
-    sizes = EndgameSizes(gs.deals, gs.nodes, gs.terminals, gs.infosets, gs.sequences)
+    sizes = EndgameSizes(
+        gs.deals, gs.nodes, gs.terminals, gs.infosets, gs.sequences, eg.full_histories
+    )
     info = _root_infoset(eg, seat)
     root_p = _root_probs(game)
     notes: list[str] = []
@@ -374,8 +392,14 @@ def solve_position(
         )
     if eg.merge_dead_guesses:
         notes.append(
-            "guesses naming a card whose copies are all public never hit: only the first such "
-            "guess per target is listed (the others are equivalent)"
+            "guesses naming a card whose copies are all public never hit and are equivalent: "
+            "the solver keeps the first per target; the others share its value (probability 0)"
+        )
+    if eg.reductions is not None:
+        notes.append(
+            f"reduced game: {gs.nodes:,} of {eg.full_histories:,} histories (left out: "
+            f"{eg.dominated:,} dominated actions, forced moves, choice-free subtrees; same "
+            "value, and its equilibrium is one of the full game)"
         )
     if equilibrium:
         result = _equilibrium(eg, seat, info, root_p, seconds, pimc)
@@ -479,7 +503,36 @@ def _equilibrium(
                     pimc=None if pim is None else sign * pim[a],
                 )
             )
+        actions = _with_equivalents(eg, actions)
     return value, sign * sol.value, bracket, cert.exploitability, actions, pimc_value
+
+
+def _with_equivalents(eg: Endgame, actions: list[ActionResult]) -> list[ActionResult]:
+    """Every legal action of the seat's actual position, in the engine's order: the merged
+    (equivalent) guesses take their kept guess's value, win probability and PIMC value."""
+    actual = deal_state(eg.root, actual_deal(eg.root))
+    merged = equivalent_actions(actual)
+    if not merged:
+        return actions
+    by_label = {a.action: a for a in actions}
+    out: list[ActionResult] = []
+    for label in legal_actions(actual):
+        found = by_label.get(label)
+        if found is not None:
+            out.append(found)
+            continue
+        rep = by_label[merged[label]]
+        out.append(
+            ActionResult(
+                action=label,
+                probability=0.0,
+                value=rep.value,
+                win=rep.win,
+                pimc=rep.pimc,
+                equivalent_to=rep.action,
+            )
+        )
+    return out
 
 
 def _against_models(

@@ -2,7 +2,7 @@
 
     loveformal solve POSITION [--seat P1] [--json] [--graph FILE] [--max-nodes N]
                               [--utility round|tokens] [--opponents random|heuristic]
-                              [--no-pimc]
+                              [--no-pimc] [--reduce | --full]
 
 ``POSITION`` is a position in the one-line notation (:mod:`loveformal.notation`) or the path of
 a scenario file (``.toml``): its position under its first ruleset, after its moves. Bad input
@@ -107,6 +107,8 @@ def render(result: EndgameResult) -> str:
             row += f"{a.win:7.4f}"
             if a.pimc is not None:
                 row += f"  {float(a.pimc):+.6f}"
+            if a.equivalent_to is not None:
+                row += f"  (≡ {a.equivalent_to})"
             lines.append(row)
         lines.append("")
     lines.append(f"game value: {result.value_float:+.9f}")
@@ -123,8 +125,9 @@ def render(result: EndgameResult) -> str:
     if result.pimc is not None:
         lines.append(f"determinized (PIMC) value: {_frac(result.pimc)}")
     s = result.sizes
+    full = f" of {s.full_histories}" if s.full_histories > s.histories else ""
     lines.append(
-        f"size: {s.deals} deals, {s.histories} histories ({s.terminals} terminal), "
+        f"size: {s.deals} deals, {s.histories}{full} histories ({s.terminals} terminal), "
         f"infosets {'/'.join(map(str, s.infosets))}, sequences "
         f"{'/'.join(map(str, s.sequences))}"
     )
@@ -163,6 +166,14 @@ def solve_command(
         ),
     ] = None,
     no_pimc: Annotated[bool, typer.Option("--no-pimc", help="Skip the PIMC value.")] = False,
+    reduce: Annotated[
+        bool,
+        typer.Option(
+            "--reduce/--full",
+            help="Solve the reduced game (dominated actions, forced moves and choice-free "
+            "subtrees left out; same value) or the full tree.",
+        ),
+    ] = True,
 ) -> None:
     """Solve the rest of the round exactly: equilibrium (2 players) or best response."""
     try:
@@ -194,6 +205,7 @@ def solve_command(
             max_nodes=max_nodes,
             pimc=not no_pimc,
             progress=progress,
+            reduce=reduce,
         )
     except (LoveformalError, ValueError) as exc:
         raise _fail(str(exc)) from None
@@ -225,7 +237,7 @@ def verify_section(cfg: object, reporter: Any) -> Any:
     try:
         for name, text, expected in KNOWN_ENDGAMES:
             t = time.perf_counter()
-            result = solve_position(parse_position(text), pimc=False)
+            result = solve_position(parse_position(text), pimc=False, reduce=True)
             exp = Fraction(expected)
             lo, hi = result.bracket or (Fraction(1), Fraction(-1))
             ok = lo <= exp <= hi and (result.exploitability or 0) <= Fraction(1, 10**9)

@@ -54,6 +54,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -594,16 +595,16 @@ class InfosetSpec:
 def tree_game(
     num_players: int,
     *,
-    kind: Sequence[int],
-    player: Sequence[int],
-    infoset: Sequence[int],
-    parent: Sequence[int],
-    action: Sequence[int],
+    kind: Sequence[int] | npt.NDArray[np.integer[Any]],
+    player: Sequence[int] | npt.NDArray[np.integer[Any]],
+    infoset: Sequence[int] | npt.NDArray[np.integer[Any]],
+    parent: Sequence[int] | npt.NDArray[np.integer[Any]],
+    action: Sequence[int] | npt.NDArray[np.integer[Any]],
     labels: Sequence[tuple[Hashable, ...]],
     probs: Sequence[tuple[Fraction, ...] | None],
     utility: Sequence[tuple[Fraction, ...] | None],
     node_key: Sequence[Hashable],
-    own_sequence: Sequence[Sequence[int]] | npt.NDArray[np.int32],
+    own_sequence: Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]],
     infosets: Sequence[InfosetSpec],
 ) -> Game:
     """Freeze a game *tree* given as flat per-node lists (the fast path of big builders).
@@ -660,16 +661,29 @@ def tree_game(
             raise ValueError(f"tree_game: chance node {n} has probabilities {ps!r}")
         checked.add(id(ps))
     none_run: dict[int, tuple[None, ...]] = {}
+    chance_kind = int(CHANCE)
     edge_prob_exact: tuple[Fraction | None, ...] = tuple(
         itertools.chain.from_iterable(
-            ps if k == CHANCE and ps is not None else none_run.setdefault(c, (None,) * c)
-            for k, ps, c in zip(kind, probs, counts.tolist(), strict=True)
+            ps if k == chance_kind and ps is not None else none_run.setdefault(c, (None,) * c)
+            for k, ps, c in zip(kind_arr.tolist(), probs, counts.tolist(), strict=True)
         )
     )
-    float_of: dict[Fraction, float] = {}
-    edge_prob = np.array(
-        [np.nan if p is None else float_of.setdefault(p, float(p)) for p in edge_prob_exact],
+    # Floats converted once per distinct probability tuple.
+    float_rows: dict[int, tuple[float, ...]] = {}
+    nan_run: dict[int, tuple[float, ...]] = {}
+    float_per_node: list[tuple[float, ...]] = []
+    for k, ps, c in zip(kind_arr.tolist(), probs, counts.tolist(), strict=True):
+        if k == chance_kind and ps is not None:
+            row = float_rows.get(id(ps))
+            if row is None:
+                row = float_rows[id(ps)] = tuple(float(p) for p in ps)
+        else:
+            row = nan_run.setdefault(c, (np.nan,) * c)
+        float_per_node.append(row)
+    edge_prob = np.fromiter(
+        itertools.chain.from_iterable(float_per_node),
         dtype=np.float64,
+        count=len(edge_prob_exact),
     )
     # Own sequences and perfect recall.
     n_inf = len(infosets)
@@ -731,10 +745,10 @@ def tree_game(
                 first_sequence=spec.first_sequence,
             )
         )
+    info_list = infoset_arr.tolist()
     for n in decisions.tolist():
-        if labels[n] is not infosets[infoset[n]].actions and (
-            labels[n] != infosets[infoset[n]].actions
-        ):
+        declared = infosets[info_list[n]].actions
+        if labels[n] is not declared and labels[n] != declared:
             raise ValueError(f"tree_game: node {n} lists its infoset's actions out of order")
     # Utilities (checked and converted once per distinct tuple).
     terminals = kind_arr == TERMINAL
@@ -742,19 +756,21 @@ def tree_game(
         raise ValueError("tree_game: terminals have no children, other nodes have some")
     row_ids: dict[int, int] = {}
     table: list[list[float]] = [[0.0] * n_players]
-    row_of = np.zeros(n_nodes, dtype=np.int64)
+    rows_of: list[int] = [0] * n_nodes
+    is_terminal = terminals.tolist()
     for n, u in enumerate(utility):
         if u is None:
-            if terminals[n]:
+            if is_terminal[n]:
                 raise ValueError(f"tree_game: terminal {n} has no utility")
             continue
         r = row_ids.get(id(u))
         if r is None:
-            if len(u) != n_players or not terminals[n] or not all(type(x) is Fraction for x in u):
+            if len(u) != n_players or not is_terminal[n] or not all(type(x) is Fraction for x in u):
                 raise ValueError(f"tree_game: node {n} has a bad utility {u!r}")
             r = row_ids[id(u)] = len(table)
             table.append([float(x) for x in u])
-        row_of[n] = r
+        rows_of[n] = r
+    row_of = np.array(rows_of, dtype=np.int64)
     if np.any(row_of[~terminals] != 0):
         raise ValueError("tree_game: only terminals have utilities")
     utility_arr = np.asarray(table, dtype=np.float64)[row_of]

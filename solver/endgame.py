@@ -61,7 +61,16 @@ Bishop guesses that name a card all of whose copies are public (discards, face-u
 never hit and reveal nothing; all such guesses against the same target lead to isomorphic
 subgames, so only the first is kept (the others are strategically identical; the value is
 unchanged). It is off for best responses against opponent models, whose probabilities count
-every legal action.
+every legal action. (Guesses dead only by the guesser's *private* knowledge — it holds the
+last copy — are not merged: the guess is public, so it can bluff, and merging it changes the
+value of some positions.)
+
+*Reductions* (``reduce``, two players; the default of
+:func:`~loveformal.solver.analysis.solve_position`): the reduced builder of
+:mod:`loveformal.solver.levels` drops actions dominated at every history of their information
+set, splices forced moves and one-outcome chance nodes, and collapses choice-free subtrees into
+one terminal with the exact expectation — the same value, and an equilibrium of the reduced
+game extends to one of the full tree (:func:`extend_strategy`).
 """
 
 from __future__ import annotations
@@ -70,10 +79,10 @@ import gc
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from loveformal.actions import Action, Play
 from loveformal.cards import Card, sort_cards
@@ -87,6 +96,9 @@ from loveformal.state import CHANCE_PHASES, DrawPile, Phase, State
 
 from .efg import CHANCE, DECISION, TERMINAL, Game, GameBuilder, InfosetSpec, tree_game
 
+if TYPE_CHECKING:
+    from .levels import LevelBuild
+
 __all__ = [
     "DEFAULT_MAX_NODES",
     "UTILITIES",
@@ -94,10 +106,13 @@ __all__ = [
     "Endgame",
     "EndgameTooLarge",
     "Progress",
+    "Reductions",
     "Utility",
     "build_endgame",
     "deal_state",
     "enumerate_deals",
+    "equivalent_actions",
+    "extend_strategy",
     "terminal_utility",
     "terminal_winners",
     "unseen_cards",
@@ -357,14 +372,32 @@ def _public_count(state: State) -> Counter[Card]:
     return seen
 
 
-def _dead_guess(state: State, guess: object) -> bool:
+def _dead_guess(state: State, guess: object, public: Counter[Card] | None = None) -> bool:
+    """Whether every copy of the card(s) ``guess`` names is public (``public``: the public
+    cards of ``state``, when the caller has them)."""
     deck = state.rules.deck(state.players)
-    public = _public_count(state)
+    if public is None:
+        public = _public_count(state)
     if isinstance(guess, Card):
         cards = [guess]
     else:
         cards = [c for c in deck.kinds if state.rules.value(c) == guess]
     return all(public[c] >= deck.count(c) for c in cards)
+
+
+def equivalent_actions(state: State) -> dict[Action, Action]:
+    """The legal actions that :func:`decision_actions` merges away (never-hitting guesses),
+    each mapped to the kept guess it is equivalent to."""
+    out: dict[Action, Action] = {}
+    first: dict[tuple[object, ...], Action] = {}
+    for a in legal_actions(state):
+        if isinstance(a, Play) and a.guess is not None and _dead_guess(state, a.guess):
+            group = (a.card, a.target, a.targets, a.look)
+            if group in first:
+                out[a] = first[group]
+            else:
+                first[group] = a
+    return out
 
 
 def decision_actions(state: State, merge_dead_guesses: bool) -> tuple[Action, ...]:
@@ -374,14 +407,35 @@ def decision_actions(state: State, merge_dead_guesses: bool) -> tuple[Action, ..
         return actions
     out: list[Action] = []
     kept: set[tuple[object, ...]] = set()
+    public: Counter[Card] | None = None
+    dead: dict[object, bool] = {}
     for a in actions:
-        if isinstance(a, Play) and a.guess is not None and _dead_guess(state, a.guess):
-            group = (a.card, a.target, a.targets, a.look)
-            if group in kept:
-                continue
-            kept.add(group)
+        if isinstance(a, Play) and a.guess is not None:
+            is_dead = dead.get(a.guess)
+            if is_dead is None:
+                if public is None:
+                    public = _public_count(state)
+                is_dead = dead[a.guess] = _dead_guess(state, a.guess, public)
+            if is_dead:
+                group = (a.card, a.target, a.targets, a.look)
+                if group in kept:
+                    continue
+                kept.add(group)
         out.append(a)
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class Reductions:
+    """The value-preserving reductions of the reduced builder (:mod:`.levels` proves each):
+    all on by default; ``build_endgame(reduce=True)`` means ``Reductions()``."""
+
+    dominance: bool = True
+    """Drop actions dominated at every history of their information set."""
+    splice: bool = True
+    """Forced moves (one action left) and one-outcome chance nodes make no node."""
+    collapse: bool = True
+    """A subtree where nobody has a choice becomes one terminal (exact expectation)."""
 
 
 @dataclass(frozen=True)
@@ -397,9 +451,49 @@ class Endgame:
     merge_dead_guesses: bool
     build_seconds: float
     representatives: dict[tuple[int, object], State]
-    """Per (player, infoset key): one state of the infoset (for opponent models)."""
+    """Per (player, infoset key): one state of the infoset (for opponent models; empty for
+    reduced builds)."""
     shared: int
     """Transpositions merged (with ``share``)."""
+    reductions: Reductions | None = None
+    """The reductions applied (None: the full tree)."""
+    full_histories: int = 0
+    """Histories of the full tree (same deals and dead-guess merge); the game's own count
+    when not reduced."""
+    forced: Mapping[tuple[int, Hashable], Hashable] = field(default_factory=dict)
+    """Reduced builds: (player, infoset key) -> the only action kept by dominance, for the
+    information sets this left with one action (they make no node; see
+    :func:`extend_strategy`)."""
+    dominated: int = 0
+    """Reduced builds: actions dropped by dominance (summed over information sets)."""
+
+
+def extend_strategy(
+    eg: Endgame,
+    full: Game,
+    player: int,
+    strategy: Mapping[Hashable, Mapping[Hashable, float | Fraction]],
+) -> dict[Hashable, dict[Hashable, float | Fraction]]:
+    """``player``'s behaviour strategy in ``eg.game`` (a reduced build) extended to ``full``,
+    the unreduced game of the same position (``build_endgame(..., reduce=False)``).
+
+    Information sets of the reduced game keep their probabilities (actions dominance dropped
+    get 0); those dominance left with one action (:attr:`Endgame.forced`) play it; every other
+    information set of the full game — forced moves, and those below dropped actions, which a
+    profile of the reduced game never reaches — is played uniformly. A Nash equilibrium of the
+    reduced game extends to one of the full game with the same expected values and best
+    responses (:mod:`.levels`)."""
+    forced = {key: a for (p, key), a in eg.forced.items() if p == player}
+    out: dict[Hashable, dict[Hashable, float | Fraction]] = {}
+    for info in full.infosets_of(player):
+        probs = strategy.get(info.key)
+        if probs is not None:
+            out[info.key] = {a: probs.get(a, 0.0) for a in info.actions}
+        elif info.key in forced:
+            out[info.key] = {a: Fraction(int(a == forced[info.key])) for a in info.actions}
+        else:
+            out[info.key] = {a: Fraction(1, len(info.actions)) for a in info.actions}
+    return out
 
 
 class _Walker:
@@ -511,6 +605,7 @@ class _Entry:
         "chunks",
         "events",
         "exact",
+        "index",
         "kind",
         "labels",
         "player",
@@ -539,6 +634,8 @@ class _Entry:
         self.win: tuple[int, ...] = ()
         self.size = 0
         """Histories in the subtree (memoised by :meth:`_TreeWalker.count`)."""
+        self.index = -1
+        """Position in the memo (set by the reduced builder)."""
 
 
 def _public_view(state: State, seat: int) -> tuple[tuple[object, ...], tuple[object, ...]]:
@@ -641,10 +738,7 @@ class _TreeWalker:
                 e.pub = pid
             kids = [apply(bare, cast(Action, a)) for a in e.labels]  # labels are engine actions
             e.events = tuple(k.log for k in kids)
-            e.chunks = tuple(
-                tuple(self.chunk(tuple(_seen(ev, s) for ev in evs)) for s in range(self.players))
-                for evs in e.events
-            )
+            e.chunks = tuple(self.chunks_of(evs) for evs in e.events)
             e.children = tuple(self.entry(k) for k in kids)
         self.memo[bare] = e
         return e
@@ -661,6 +755,13 @@ class _TreeWalker:
             cid = self.chunk_ids[events] = len(self.chunk_events)
             self.chunk_events.append(events)
         return cid
+
+    def chunks_of(self, events: tuple[Event, ...]) -> tuple[int, ...]:
+        """Per seat: the interned id of ``events`` as the seat saw them."""
+        if all(ev.visible_to is None for ev in events):
+            cid = self.chunk(events)
+            return (cid,) * self.players
+        return tuple(self.chunk(tuple(_seen(ev, s) for ev in events)) for s in range(self.players))
 
     def seen_events(self, sid: int) -> tuple[Event, ...]:
         parts: list[tuple[Event, ...]] = []
@@ -835,6 +936,7 @@ def build_endgame(
     progress: Progress | None = None,
     sample_deals: int = 3,
     share: bool = False,
+    reduce: bool | Reductions = False,
 ) -> Endgame:
     """Build the endgame of ``state`` (see the module docstring).
 
@@ -848,20 +950,41 @@ def build_endgame(
     state (none in the benchmark endgames); sharing is therefore off by default, which saves
     hashing every state. The cyclic garbage collector is paused while building (the tree
     holds millions of small tuples and nothing of it is cyclic garbage).
+
+    ``reduce`` (``True`` or a :class:`Reductions`; two players only) builds the reduced game
+    of :mod:`loveformal.solver.levels`: the same value and equilibria with dominated actions,
+    forced moves and choice-free subtrees left out. There is then no estimate: the engine
+    expands every distinct state of the endgame first (a DAG far smaller than the tree) and
+    ``max_nodes`` bounds the reduced game's histories while it is built.
     """
     if utility not in UTILITIES:
         raise MalformedInput(f"unknown utility {utility!r} (expected one of {UTILITIES})")
+    reductions = Reductions() if reduce is True else (reduce or None)
+    if reductions is not None and (state.players != 2 or share):
+        raise ValueError("the reduced build is for two-player endgames, without share")
     start = time.perf_counter()
     deals = enumerate_deals(state, prior=prior)
     total = sum((d.weight for d in deals), Fraction(0))
     walker: _Walker | _TreeWalker
     gc_was_enabled = gc.isenabled()
     gc.disable()
+    extra: dict[str, object] = {}
     try:
         if share:
             walker = _Walker(state, utility, merge_dead_guesses, max_nodes, state.players, share)
             game = _build(walker, state, deals, total, max_nodes, progress, sample_deals)
             shared = walker.hits
+        elif reductions is not None:
+            walker = _TreeWalker(state, utility, merge_dead_guesses, max_nodes, state.players)
+            built = _build_reduced(walker, state, deals, total, max_nodes, progress, reductions)
+            game = built.game
+            shared = 0
+            extra = {
+                "full_histories": built.full_histories,
+                "forced": built.forced,
+                "dominated": built.dominated,
+            }
+            walker.reps = {}
         else:
             walker = _TreeWalker(state, utility, merge_dead_guesses, max_nodes, state.players)
             game = _build_tree(walker, state, deals, total, max_nodes, progress, sample_deals)
@@ -878,6 +1001,43 @@ def build_endgame(
         build_seconds=time.perf_counter() - start,
         representatives=walker.reps,
         shared=shared,
+        reductions=reductions,
+        full_histories=cast(int, extra.get("full_histories", game.num_nodes)),
+        forced=cast(Mapping[tuple[int, Hashable], Hashable], extra.get("forced", {})),
+        dominated=cast(int, extra.get("dominated", 0)),
+    )
+
+
+def _build_reduced(
+    walker: _TreeWalker,
+    state: State,
+    deals: list[Deal],
+    total: Fraction,
+    max_nodes: int,
+    progress: Progress | None,
+    reductions: Reductions,
+) -> LevelBuild:
+    from .levels import build_levels
+
+    entries = []
+    for i, d in enumerate(deals):
+        entries.append(walker.entry(deal_state(state, d)))
+        if progress is not None:
+            progress(i + 1, len(deals), 0)  # the engine's expansion: no histories yet
+
+    def level_progress(histories: int) -> None:
+        if progress is not None:
+            progress(len(deals), len(deals), histories)
+
+    return build_levels(
+        walker,
+        entries,
+        tuple(d.label() for d in deals),
+        tuple(d.weight / total for d in deals),
+        reductions,
+        max_nodes,
+        walker.too_large,
+        level_progress,
     )
 
 

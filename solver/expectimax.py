@@ -154,13 +154,21 @@ def _exact_chance_reach_terminals(game: Game) -> tuple[list[int], list[int], lis
         num, den = num.astype(object), den.astype(object)
     num = _path_product_exact(game.parent, num)
     den = _path_product_exact(game.parent, den)
-    t_num = num[terminals].tolist()
-    t_den = den[terminals].tolist()
     common = 1
-    for d in set(t_den):
+    if num.dtype != object:
+        for d in np.unique(den[terminals]).tolist():
+            common = math.lcm(common, int(d))
+        if common < 2**62:  # every reach numerator is at most the common denominator
+            t_den = den[terminals]
+            reach = num[terminals] * (np.int64(common) // t_den)
+            return terminals.tolist(), reach.tolist(), [common]
+        common = 1
+    t_num = num[terminals].tolist()
+    t_dens = den[terminals].tolist()
+    for d in set(t_dens):
         common = math.lcm(common, int(d))
-    reach = [int(a) * (common // int(d)) for a, d in zip(t_num, t_den, strict=True)]
-    return terminals.tolist(), reach, [common]
+    exact = [int(a) * (common // int(d)) for a, d in zip(t_num, t_dens, strict=True)]
+    return terminals.tolist(), exact, [common]
 
 
 def _path_product_exact(parent: npt.NDArray[np.int32], values: Any) -> Any:
@@ -208,10 +216,14 @@ class _Grouped:
         n_players = game.num_players
         util_den = 1
         utils = [game.utility_exact[z] for z in terminals]
-        for u in {id(u): u for u in utils}.values():
+        distinct = {id(u): u for u in utils}
+        for u in distinct.values():
             assert u is not None
             for v in u:
                 util_den = math.lcm(util_den, v.denominator)
+        self.denominator = common * util_den
+        if self._vectorised(game, terminals, reach, common, utils, distinct, util_den):
+            return
         own = game.own_sequence[terminals].tolist()
         sums: dict[tuple[int, ...], list[int]] = {}
         int_util: dict[int, tuple[int, ...]] = {}
@@ -230,7 +242,38 @@ class _Grouped:
                 for i in range(n_players):
                     acc[i] += r * iu[i]
         self.sums = sums
-        self.denominator = common * util_den
+
+    def _vectorised(
+        self,
+        game: Game,
+        terminals: list[int],
+        reach: list[int],
+        common: int,
+        utils: list[tuple[Fraction, ...] | None],
+        distinct: dict[int, tuple[Fraction, ...] | None],
+        util_den: int,
+    ) -> bool:
+        """The grouping in int64 numpy when no sum can overflow (the reach numerators of a
+        group sum to at most ``common``): returns False (nothing done) otherwise."""
+        ids = list(distinct)
+        table = []
+        for key in ids:
+            u = distinct[key]
+            assert u is not None
+            table.append([v.numerator * (util_den // v.denominator) for v in u])
+        biggest = max((abs(x) for row in table for x in row), default=0)
+        if not terminals or common * max(biggest, 1) >= 2**62:
+            return False
+        row_of = {key: i for i, key in enumerate(ids)}
+        which = np.fromiter((row_of[id(u)] for u in utils), dtype=np.int64, count=len(utils))
+        r = np.array(reach, dtype=np.int64)
+        values = r[:, None] * np.array(table, dtype=np.int64)[which]
+        own = game.own_sequence[np.array(terminals, dtype=np.int64)].astype(np.int64)
+        keys, group = np.unique(own, axis=0, return_inverse=True)
+        sums = np.zeros((keys.shape[0], game.num_players), dtype=np.int64)
+        np.add.at(sums, group.reshape(-1), values)
+        self.sums = dict(zip(map(tuple, keys.tolist()), sums.tolist(), strict=True))
+        return True
 
 
 def _grouped(game: Game) -> _Grouped:

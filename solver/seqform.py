@@ -83,7 +83,29 @@ def _check(game: Game) -> None:
 
 
 def payoff_matrix(game: Game) -> scipy.sparse.csr_matrix:
-    """``A`` (player 0's utility, chance-weighted), shape ``(S_0, S_1)``."""
+    """``A`` (player 0's utility, chance-weighted), shape ``(S_0, S_1)``.
+
+    On a tree the entries are summed exactly (the certificate's grouping of terminals by
+    sequence pair, cached on the game) and rounded once, so that payoffs cancelling exactly
+    leave no entry (summing floats would leave rounding noise around 1e-20 in their place,
+    which only slows the LP down); otherwise in floats."""
+    if game.is_tree():
+        from .expectimax import _grouped
+
+        grouped = _grouped(game)
+        den = grouped.denominator
+        pairs = [(k, v[0]) for k, v in grouped.sums.items() if v[0]]
+        shape = (game.num_sequences(0), game.num_sequences(1))
+        return scipy.sparse.coo_matrix(
+            (
+                np.array([v / den for _, v in pairs], dtype=np.float64),
+                (
+                    np.array([k[0] for k, _ in pairs], dtype=np.int64),
+                    np.array([k[1] for k, _ in pairs], dtype=np.int64),
+                ),
+            ),
+            shape=shape,
+        ).tocsr()
     terminal = np.flatnonzero(game.kind == TERMINAL)
     reach = game.chance_reach()[terminal]
     data = reach * game.utility[terminal, 0]

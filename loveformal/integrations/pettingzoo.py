@@ -24,7 +24,6 @@
 from __future__ import annotations
 
 import random
-from itertools import combinations, product
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,49 +31,19 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from loveformal.actions import Action, BishopRedraw, ChancellorReturn, Play
+from loveformal.actions import Action
 from loveformal.cards import Card
 from loveformal.engine import apply, current_player, legal_actions, new_match
+from loveformal.integrations.action_ids import action_table
 from loveformal.observation import Observation, observation
 from loveformal.rulebook import make_ruleset
 from loveformal.ruleset import Ruleset
 from loveformal.sampling import sample_chance
 from loveformal.state import CHANCE_PHASES, Phase, State
-from loveformal.targets import GUESSING, MULTI_TARGET, SINGLE_TARGET, guesses
 
 __all__ = ["LoveLetterEnv", "action_table", "encode", "env", "observation_size"]
 
 _PHASES = tuple(Phase)
-
-
-def action_table(rules: Ruleset, players: int) -> tuple[Action, ...]:
-    """Every decision a seat can ever take under ``rules`` with ``players`` players, in a
-    fixed order (the environment's action ids)."""
-    kinds = rules.deck(players).kinds
-    out: list[Action] = []
-    seats = range(players)
-    for card in kinds:
-        out.append(Play(card))
-        if card in SINGLE_TARGET:
-            for t in seats:
-                if card in GUESSING:
-                    out.extend(Play(card, t, (), g) for g in guesses(rules, players))
-                else:
-                    out.append(Play(card, t))
-        elif card in MULTI_TARGET:
-            for size in (1, 2):
-                for ts in combinations(seats, size):
-                    if card is Card.CARDINAL:
-                        out.extend(Play(card, targets=ts, look=look) for look in (None, *ts))
-                    else:
-                        out.append(Play(card, targets=ts))
-    if Card.CHANCELLOR in kinds:
-        for keep in kinds:
-            for n in (0, 1, 2):
-                out.extend(ChancellorReturn(keep, bottom) for bottom in product(kinds, repeat=n))
-    if Card.BISHOP in kinds:
-        out.extend((BishopRedraw(True), BishopRedraw(False)))
-    return tuple(out)
 
 
 def observation_size(rules: Ruleset, players: int) -> int:
@@ -161,7 +130,7 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any)
         self.rounds = rounds
         self.render_mode = render_mode
         self.actions = action_table(self.rules, players)
-        self.action_ids = {a: i for i, a in enumerate(self.actions)}
+        self.action_ids: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
         self.possible_agents = [f"player_{i}" for i in range(players)]
         size = observation_size(self.rules, players)
         self.observation_spaces = {

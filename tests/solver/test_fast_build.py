@@ -182,8 +182,11 @@ KNOWN = [
 
 
 @pytest.mark.parametrize(("edition", "k", "index", "value"), KNOWN)
-def test_benchmark_values_are_unchanged(edition: str, k: int, index: int, value: Fraction) -> None:
-    r = solve_position(bench_position(edition, k, index), pimc=False)
+@pytest.mark.parametrize("reduce", [False, True], ids=["full", "reduced"])
+def test_benchmark_values_are_unchanged(
+    edition: str, k: int, index: int, value: Fraction, reduce: bool
+) -> None:
+    r = solve_position(bench_position(edition, k, index), pimc=False, reduce=reduce)
     assert r.bracket == (value, value)
     assert r.exploitability == 0
 

@@ -28,7 +28,14 @@ def test_solve_prints_the_table() -> None:
     assert "play Guard" in out and "-0.666667" in out
     assert "game value: -0.800000000" in out
     assert "exploitability (exact): 0.000e+00 (certified" in out
-    assert "4 deals, 24 histories" in out and "time:" in out
+    assert "4 deals, 10 of 24 histories" in out and "time:" in out
+
+
+def test_solve_full_tree() -> None:
+    r = invoke("solve", D, "--full")
+    assert r.exit_code == 0, r.output
+    assert "game value: -0.800000000" in r.output and "4 deals, 24 histories" in r.output
+    assert "reduced game" not in r.output
 
 
 def test_solve_json_shape() -> None:
@@ -55,7 +62,7 @@ def test_solve_writes_graphml(tmp_path: Path) -> None:
     r = invoke("solve", D, "--graph", str(path))
     assert r.exit_code == 0, r.output
     g = nx.read_graphml(path, node_type=int)
-    assert g.number_of_nodes() == 24
+    assert g.number_of_nodes() == 10  # the reduced game (24 histories unreduced)
 
 
 def test_solve_scenario_file(tmp_path: Path) -> None:

@@ -1,0 +1,256 @@
+"""The reduced builder (:mod:`loveformal.solver.levels`) against the full tree.
+
+The strongest check is exact and does not trust the LP: the reduced game's equilibrium,
+extended to the full tree (:func:`~loveformal.solver.endgame.extend_strategy`), must have
+exactly the same expected values and the same best-response values in the full tree as in the
+reduced game (so the same exploitability and value bracket). This holds for each reduction on
+its own and for all of them together, on seeded benchmark positions of both editions, on
+random positions whose logs carry private knowledge (Priest looks, Baron comparisons, King
+swaps, Chancellor returns), and on the CFR reduced rounds. The certified values of the reduced
+and full games are compared as well.
+
+The same comparison catches an unsound reduction: merging guesses that are dead only by the
+guesser's private knowledge changes the value of a recorded position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from loveformal.actions import Action, Play
+from loveformal.cards import Card
+from loveformal.engine import legal_actions, new_match
+from loveformal.notation import parse_position
+from loveformal.rulebook import make_ruleset
+from loveformal.sampling import random_step
+from loveformal.solver import Certificate, certify, solve
+from loveformal.solver.analysis import solve_position
+from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, Game
+from loveformal.solver.endgame import (
+    Endgame,
+    Reductions,
+    build_endgame,
+    extend_strategy,
+)
+from loveformal.solver.rounds import reduced_round
+from loveformal.state import CHANCE_PHASES, Phase, State
+from tests.solver.test_endgame import D, E
+from tests.solver.test_fast_build import bench_position
+
+ALL = Reductions()
+EACH = [
+    ALL,
+    Reductions(dominance=True, splice=False, collapse=False),
+    Reductions(dominance=False, splice=True, collapse=False),
+    Reductions(dominance=False, splice=False, collapse=True),
+]
+BENCH = [
+    ("classic", 1, 0),
+    ("classic", 1, 1),
+    ("classic", 2, 0),
+    ("classic", 2, 1),
+    ("classic", 3, 0),
+    ("z2019", 1, 1),
+    ("z2019", 2, 0),
+    ("z2019", 2, 1),
+    ("z2019", 3, 1),
+]
+
+
+def random_positions(count: int, seed: int, max_pile: int = 2) -> list[State]:
+    """Positions reached by random play (their logs carry private knowledge), both editions."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    trial = 0
+    while len(out) < count:
+        preset = ("classic", "z2019")[trial % 2]
+        trial += 1
+        s = new_match(make_ruleset(preset), 2)
+        k = rng.randint(1, max_pile)
+        while not s.round_over and not (s.phase is Phase.PLAY and s.pile.size <= k):
+            s, _ = random_step(s, rng)
+        if not s.round_over and s.phase not in CHANCE_PHASES:
+            out.append(s)
+    return out
+
+
+def check_against_full(state: State, reductions: Reductions) -> tuple[Endgame, Endgame]:
+    """Solve the reduced game, extend its equilibrium to the full tree and compare exactly."""
+    full = build_endgame(state)
+    red = build_endgame(state, reduce=reductions)
+    sol = solve(red.game)
+    cert_red = certify(red.game, sol.strategies)
+    extended = [extend_strategy(red, full.game, p, sol.strategies[p]) for p in (0, 1)]
+    cert_full = certify(full.game, extended)
+    assert cert_full.expected_values == cert_red.expected_values
+    assert cert_full.best_response_values == cert_red.best_response_values
+    assert cert_full.value_bracket == cert_red.value_bracket
+    # The full game's own equilibrium has the same (LP) value, inside the exact bracket.
+    value_full = solve(full.game).value
+    assert value_full == pytest.approx(sol.value, abs=1e-9)
+    assert cert_red.value_bracket is not None
+    lo, hi = cert_red.value_bracket
+    assert float(lo) - 1e-9 <= value_full <= float(hi) + 1e-9
+    assert red.full_histories == full.game.num_nodes
+    assert red.game.num_nodes <= full.game.num_nodes
+    return full, red
+
+
+@pytest.mark.parametrize(("edition", "k", "index"), BENCH)
+@pytest.mark.parametrize("reductions", EACH, ids=["all", "dominance", "splice", "collapse"])
+def test_reduced_equilibrium_is_one_of_the_full_game(
+    edition: str, k: int, index: int, reductions: Reductions
+) -> None:
+    check_against_full(bench_position(edition, k, index), reductions)
+
+
+def test_reductions_with_private_knowledge_in_the_log() -> None:
+    shrunk = 0
+    for state in random_positions(14, seed=21):
+        full, red = check_against_full(state, ALL)
+        shrunk += red.game.num_nodes < full.game.num_nodes
+    assert shrunk >= 7
+
+
+def test_reduced_cfr_round_from_the_deal() -> None:
+    _, red = check_against_full(reduced_round(6), ALL)
+    assert red.game.kind[0] == CHANCE and red.dominated > 0
+
+
+def _infoset_table(game: Game) -> dict[tuple[int, object], tuple[object, ...]]:
+    return {(i.player, i.key): i.actions for i in game.infosets}
+
+
+@pytest.mark.parametrize(("edition", "k", "index"), [("classic", 3, 1), ("z2019", 3, 1)])
+def test_reduced_game_shape(edition: str, k: int, index: int) -> None:
+    """Every information set of the reduced game is one of the full game (same key, a subset
+    of its actions, at least two unless just below the deal); no chance node has one outcome;
+    every dropped action is accounted for in ``dominated``."""
+    state = bench_position(edition, k, index)
+    full = build_endgame(state)
+    red = build_endgame(state, reduce=True)
+    table = _infoset_table(full.game)
+    g = red.game
+    top = {int(c) for c in g.children(0)}
+    dropped = 0
+    for info in g.infosets:
+        actions = table[(info.player, info.key)]
+        assert set(info.actions) <= set(actions)
+        dropped += len(actions) - len(info.actions)
+        if not set(info.nodes) <= top:
+            assert len(info.actions) >= 2
+    for (p, key), kept in red.forced.items():
+        assert kept in table[(p, key)] and len(table[(p, key)]) >= 2
+        dropped += len(table[(p, key)]) - 1
+    assert dropped == red.dominated > 0
+    for n in range(g.num_nodes):
+        if g.kind[n] == CHANCE:
+            assert len(g.edges(n)) >= 2
+    assert g.num_nodes < full.game.num_nodes and red.full_histories == full.game.num_nodes
+    assert g.is_tree() and int(g.kind[0]) == CHANCE
+    assert {int(k) for k in g.kind} <= {int(CHANCE), int(DECISION), int(TERMINAL)}
+
+
+def test_sure_wins_and_sure_losses_are_kept_and_dropped() -> None:
+    """Position D: P1's Guard has no target (P2 is protected); P2 then draws the last card.
+    A P2 holding the Princess wins the showdown whatever it plays with its other card, so
+    every such information set keeps exactly one action, never the Princess's discard."""
+    red = build_endgame(parse_position(D), reduce=True)
+    princess = [
+        (key, a)
+        for (p, key), a in red.forced.items()
+        # key[9]: the seat's hand (endgame._public_view, as in Observation.key)
+        if p == 1 and isinstance(key, tuple) and Card.PRINCESS in key[9]
+    ]
+    assert princess
+    for _, action in princess:
+        assert isinstance(action, Play) and action.card is not Card.PRINCESS
+    r = solve_position(parse_position(D), reduce=True)
+    assert r.value == Fraction(-4, 5) and r.sizes.histories < r.sizes.full_histories == 24
+
+
+def test_equivalent_guesses_are_listed_with_their_kept_guess() -> None:
+    """E: P1 holds Guard,Guard; guesses of cards whose copies are all public are merged with
+    the first such guess, and the table lists every legal action."""
+    state = parse_position(E)
+    r = solve_position(state, reduce=True)
+    full = solve_position(state)
+    assert [(a.action, a.value, a.probability) for a in full.actions] == [
+        (a.action, a.value, a.probability) for a in r.actions
+    ]
+    listed = [a.action for a in r.actions]
+    legal = list(legal_actions(state))
+    assert listed == legal
+    by_action = {a.action: a for a in r.actions}
+    merged = [a for a in r.actions if a.equivalent_to is not None]
+    assert len(merged) == 4
+    for a in merged:
+        rep = by_action[a.equivalent_to]
+        assert a.probability == 0.0 and a.value == rep.value == -1 and a.win == rep.win
+        assert rep.equivalent_to is None
+    assert sum(a.probability for a in r.actions) == pytest.approx(1.0)
+    data = r.to_json()
+    assert [set(a) for a in data["actions"]] == [
+        {"action", "probability", "value", "value_exact", "win", "pimc"}
+    ] * len(legal)
+
+
+def _private_dead_actions(state: State, merge: bool) -> tuple[Action, ...]:
+    """An UNSOUND variant of decision_actions: also merges guesses of cards whose remaining
+    copies the guesser holds itself (dead in every history of its information set, but the
+    guess is public: the guesser may bluff with it)."""
+    actions = legal_actions(state)
+    deck = state.rules.deck(state.players)
+    public: Counter[Card] = Counter(state.face_up)
+    for s in state.seats:
+        public.update(s.discards)
+    out: list[Action] = []
+    kept: set[tuple[object, ...]] = set()
+    for a in actions:
+        if isinstance(a, Play) and isinstance(a.guess, Card):
+            own = Counter(state.seats[state.turn].hand)
+            own[a.card] -= 1
+            if public[a.guess] + own[a.guess] >= deck.count(a.guess):
+                group = (a.card, a.target, a.targets, a.look)
+                if group in kept:
+                    continue
+                kept.add(group)
+        out.append(a)
+    return tuple(out)
+
+
+BLUFF = (
+    "classic 2p r1 start:P1 | P1 Handmaid d:Guard,Handmaid,Guard t0 | P2 Prince,Countess "
+    "d:Prince,Baron,King t0 | deck - / Guard,Baron,Princess | aside Priest | "
+    "up Priest,Guard*2 | play P2"
+)
+
+
+def test_merging_privately_dead_guesses_is_not_value_preserving(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Why the dead-guess merge uses public cards only: with the guesser's own hand counted
+    too, the value of this position changes (−0.10134 → −0.10057)."""
+    state = parse_position(BLUFF)
+    sound = _certified(build_endgame(state, reduce=True).game)
+    import loveformal.solver.endgame as endgame_module
+
+    monkeypatch.setattr(endgame_module, "decision_actions", _private_dead_actions)
+    unsound = _certified(build_endgame(state, reduce=True).game)
+    assert sound.value_bracket is not None and unsound.value_bracket is not None
+    assert sound.exploitability == unsound.exploitability == 0
+    assert sound.value_bracket[0] != unsound.value_bracket[0]
+
+
+def _certified(game: Game) -> Certificate:
+    return certify(game, solve(game).strategies)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("edition", "k", "index"), [("z2019", 4, 0), ("classic", 3, 2)])
+def test_reductions_on_bigger_endgames(edition: str, k: int, index: int) -> None:
+    check_against_full(bench_position(edition, k, index), ALL)
