@@ -46,6 +46,7 @@ from loveformal.errors import LoveformalError
 from loveformal.proofs import cards as C
 from loveformal.proofs.cards import play
 from loveformal.proofs.model import (
+    BISHOP_REDRAW,
     GAME_OVER,
     NONE,
     PHASES,
@@ -172,6 +173,10 @@ class Witness:
     guess: int
     post_a: Position | None
     post_b: Position | None
+    target2: int = NONE
+    """The Baroness's or Cardinal's second chosen seat."""
+    look: int = NONE
+    """The Cardinal's look."""
 
 
 class SearchUnknown(Exception):
@@ -233,6 +238,8 @@ def find_witness(a: Ruleset, b: Ruleset, players: int, timeout_ms: int = 60_000)
             guess=m.eval(ch.guess, model_completion=True).as_long(),
             post_a=post(ta.post, ta.guard, lambda e: e),
             post_b=post(tb.post, guard_b, conv),
+            target2=m.eval(ch.target2, model_completion=True).as_long(),
+            look=m.eval(ch.look, model_completion=True).as_long(),
         )
         best = (key, w)
     if best is None and unknown:
@@ -356,14 +363,21 @@ def expectations(w: Witness, post: Position, shape: Shape) -> dict[str, object]:
         exp["next_starter"] = _seats(post.starter)
     if phase == PHASES[GAME_OVER].name and shape.rules.options.simultaneous_win == "all_win":
         exp["game_winners"] = [_seat(i) for i, t in enumerate(post.tokens) if t >= shape.threshold]
-    if not over and phase != PHASES[REDRAW].name:
+    if phase == PHASES[BISHOP_REDRAW].name:
+        exp["turn"] = _seat(post.pending)  # the Bishop's target decides (scenario format)
+    elif not over and phase != PHASES[REDRAW].name:
         exp["turn"] = _seat(post.turn)
     return exp
 
 
 def move_table(w: Witness, shape: Shape) -> dict[str, object]:
     move: dict[str, object] = {"play": w.card.title}
-    if w.target != NONE:
+    if w.card in C.MULTI_TARGETING:
+        if w.target != NONE:
+            move["targets"] = [_seat(t) for t in (w.target, w.target2) if t != NONE]
+        if w.look != NONE:
+            move["look"] = _seat(w.look)
+    elif w.target != NONE:
         move["target"] = _seat(w.target)
     if w.guess != NONE:
         if shape.rules.options.guard_guess == "name":

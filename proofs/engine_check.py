@@ -6,8 +6,9 @@
     count; a check costs a substitution and a simplification). :func:`random_play` walks
     seeded random matches and checks every step.
 (b) :func:`check_legal`: at a decision, Z3 enumerates every choice the model's guards allow
-    (card, target, guess; the Chancellor's kept card) and the set must equal
-    :func:`loveformal.engine.legal_actions` exactly.
+    (card, target or targets, guess, the Cardinal's look; the Chancellor's kept card; the
+    Bishop target's redraw) and the set must equal :func:`loveformal.engine.legal_actions`
+    exactly (the Chancellor's bottom order is not modelled: compared by kept card).
 
 A mismatch is a :class:`Mismatch` naming the position and the action.
 """
@@ -21,12 +22,12 @@ from typing import Any
 
 import z3
 
-from loveformal.actions import Action, ChancellorReturn, Draw, Guess, Play, Starter
+from loveformal.actions import Action, BishopRedraw, ChancellorReturn, Draw, Guess, Play, Starter
 from loveformal.cards import Card
 from loveformal.engine import legal_actions, new_match
 from loveformal.proofs.model import NONE, Position, Shape, SymState, fresh, substitution
 from loveformal.proofs.obligations import transitions
-from loveformal.proofs.steps import Transition
+from loveformal.proofs.steps import BISHOP_REDRAW_STEP, Transition
 from loveformal.ruleset import Ruleset
 from loveformal.sampling import random_step
 from loveformal.state import Phase, State
@@ -80,6 +81,8 @@ def _step_name(pre: State, action: Action) -> str | None:
         return f"play {action.card.title}"
     if isinstance(action, ChancellorReturn):
         return "chancellor return"
+    if isinstance(action, BishopRedraw):
+        return BISHOP_REDRAW_STEP
     if isinstance(action, Starter):
         return "new round"
     if isinstance(action, Draw):
@@ -91,16 +94,32 @@ def _step_name(pre: State, action: Action) -> str | None:
     return None
 
 
-def _choice_values(shape: Shape, pre: State, action: Action, post: State) -> dict[str, int]:
-    values = {"target": NONE, "guess": NONE, "kind": NONE, "starter": NONE}
+def choice_values(shape: Shape, pre: State, action: Action, post: State) -> dict[str, int]:
+    """The model's choice variables for an engine action (``post``: the engine's next state,
+    for the Prince's face-up pick)."""
+    values = {
+        "target": NONE,
+        "guess": NONE,
+        "kind": NONE,
+        "starter": NONE,
+        "target2": NONE,
+        "look": NONE,
+        "redraw": NONE,
+    }
     if isinstance(action, Draw):
         values["kind"] = shape.k(action.card)
     elif isinstance(action, ChancellorReturn):
         values["kind"] = shape.k(action.keep)
+    elif isinstance(action, BishopRedraw):
+        values["redraw"] = int(action.redraw)
     elif isinstance(action, Starter):
         values["starter"] = action.seat
     elif isinstance(action, Play):
         values["target"] = NONE if action.target is None else action.target
+        if action.targets:
+            values["target"] = action.targets[0]
+            values["target2"] = action.targets[1] if len(action.targets) > 1 else NONE
+        values["look"] = NONE if action.look is None else action.look
         values["guess"] = _guess_id(shape, action.guess)
         if len(post.face_up) < len(pre.face_up):  # a Prince took a face-up card (D16)
             values["kind"] = shape.k(pre.face_up[0])
@@ -120,7 +139,7 @@ def check_step(pre: State, action: Action, post: State) -> Mismatch | None:
     rel = _relations(pre.rules, pre.players)
     t = rel.by_name[name]
     before, after = Position.of_state(pre), Position.of_state(post)
-    values = _choice_values(rel.shape, pre, action, post)
+    values = choice_values(rel.shape, pre, action, post)
     pairs = substitution(t.pre, before) + substitution(rel.primed, after)
     for choice_name, var in t.choice.pairs():
         pairs.append((var, z3.IntVal(values[choice_name])))
@@ -171,50 +190,68 @@ def random_play(
 
 # ------------------------------------------------------------------------------ legal actions
 
-Key = tuple[str, int, int]
-"""A decision as the model sees it: (card or kept card, target, guess id)."""
+Key = tuple[str, int, int, int, int, int]
+"""A decision as the model sees it: (card played, kept card or ``"redraw"``; target, second
+target, guess id, the Cardinal's look, the Bishop target's redraw as 1/0), unused parts
+:data:`NONE`."""
+
+_DECISIONS = (Phase.PLAY, Phase.CHANCELLOR, Phase.BISHOP_REDRAW)
 
 
 def _engine_choices(state: State, shape: Shape) -> set[Key]:
     out: set[Key] = set()
     for a in legal_actions(state):
         if isinstance(a, Play):
-            target = NONE if a.target is None else a.target
-            out.add((a.card.title, target, _guess_id(shape, a.guess)))
+            target, target2 = NONE if a.target is None else a.target, NONE
+            if a.targets:
+                target = a.targets[0]
+                target2 = a.targets[1] if len(a.targets) > 1 else NONE
+            look = NONE if a.look is None else a.look
+            out.add((a.card.title, target, target2, _guess_id(shape, a.guess), look, NONE))
         elif isinstance(a, ChancellorReturn):
-            out.add((a.keep.title, NONE, NONE))
+            out.add((a.keep.title, NONE, NONE, NONE, NONE, NONE))
+        elif isinstance(a, BishopRedraw):
+            out.add(("redraw", NONE, NONE, NONE, NONE, int(a.redraw)))
     return out
 
 
 def _model_choices(state: State, rel: _Relations) -> set[Key]:
+    """Every choice the model's guards allow here, enumerated with Z3 (each model found is
+    blocked until none is left)."""
     before = Position.of_state(state)
-    names = (
-        [f"play {k.title}" for k in rel.shape.kinds]
-        if state.phase is Phase.PLAY
-        else ["chancellor return"]
-    )
+    if state.phase is Phase.PLAY:
+        names = [f"play {k.title}" for k in rel.shape.kinds]
+    elif state.phase is Phase.CHANCELLOR:
+        names = ["chancellor return"]
+    else:
+        names = [BISHOP_REDRAW_STEP]
     out: set[Key] = set()
     for name in names:
         t = rel.by_name[name]
         guard = z3.simplify(z3.substitute(t.guard, *substitution(t.pre, before)))
         solver = z3.Solver()
         solver.add(guard)
+        used = [(n, v) for n, v in t.choice.pairs() if n != "starter"]
         while solver.check() == z3.sat:
             m = solver.model()
-            target = int(m.eval(t.choice.target, model_completion=True).as_long())
-            guess = int(m.eval(t.choice.guess, model_completion=True).as_long())
-            kind = int(m.eval(t.choice.kind, model_completion=True).as_long())
-            card = t.card.title if t.card is not None else rel.shape.kinds[kind].title
-            out.add((card, target, guess))
-            solver.add(
-                z3.Or(t.choice.target != target, t.choice.guess != guess, t.choice.kind != kind)
+            got = {n: int(m.eval(v, model_completion=True).as_long()) for n, v in used}
+            if t.card is not None:
+                label = t.card.title
+            elif name == BISHOP_REDRAW_STEP:
+                label = "redraw"
+            else:
+                label = rel.shape.kinds[got["kind"]].title
+            out.add(
+                (label, got["target"], got["target2"], got["guess"], got["look"], got["redraw"])
             )
+            solver.add(z3.Or([v != got[n] for n, v in used]))
     return out
 
 
 def check_legal(state: State) -> Mismatch | None:
-    """At a play or Chancellor decision: the model's legal choices equal the engine's."""
-    if state.phase not in (Phase.PLAY, Phase.CHANCELLOR):
+    """At a decision (a play, the Chancellor's keep, the Bishop target's redraw): the model's
+    legal choices equal the engine's."""
+    if state.phase not in _DECISIONS:
         return None
     rel = _relations(state.rules, state.players)
     engine, model = _engine_choices(state, rel.shape), _model_choices(state, rel)
@@ -227,4 +264,4 @@ def check_legal(state: State) -> Mismatch | None:
     return Mismatch(Position.of_state(state), "(legal actions)", None, detail)
 
 
-__all__ = ["Mismatch", "check_legal", "check_step", "random_play"]
+__all__ = ["Mismatch", "check_legal", "check_step", "choice_values", "random_play"]

@@ -255,7 +255,7 @@ def merge(cond: BoolE, then: SymState, other: SymState) -> SymState:
     """Field by field ``If(cond, then, other)``: a branch of the rules as one state."""
 
     def ite(a: Any, b: Any) -> Any:
-        return a if a is b else z3.If(cond, a, b)
+        return a if a is b or a.get_id() == b.get_id() else z3.If(cond, a, b)
 
     return SymState(
         shape=then.shape,
@@ -289,14 +289,86 @@ def select(seat: IntE, values: Sequence[Any]) -> Any:
     return result
 
 
+def weighted(counts: Sequence[Any], weights: Sequence[int]) -> IntE:
+    """``Σ weights[k] · counts[k]``, with the counts' common if-then-else structure lifted
+    out of the sum: when the counts are ``If(c, x_k, y_k)`` (one condition ``c`` shared by
+    all: a zone built by :func:`merge`), the sum is ``If(c, Σ w·x, Σ w·y)``.
+
+    Semantically just the sum; the lifted form keeps sums over zones that a step changed
+    conditionally (a swap, a knock-out, a showdown over them) as if-then-else over a few
+    shared sums of plain variables instead of sums of if-then-else terms, which the solver
+    handles far better. Lifting stops after :data:`LIFT_DEPTH` nested conditions."""
+    return _weighted(tuple(counts), tuple(weights), LIFT_DEPTH)
+
+
+LIFT_DEPTH = 6
+"""How many nested shared conditions :func:`weighted` lifts out of a sum."""
+
+_LIFTED: dict[tuple[object, ...], tuple[tuple[Any, ...], IntE]] = {}
+"""Memo of :func:`_weighted` by the counts' AST ids (the counts are kept in the value, so an
+id cannot be reused by another expression while its entry lives)."""
+
+
+def _weighted(counts: tuple[Any, ...], weights: tuple[int, ...], depth: int) -> IntE:
+    key = (tuple([c.get_id() for c in counts]), weights, depth)
+    hit = _LIFTED.get(key)
+    if hit is not None:
+        return hit[1]
+    if len(_LIFTED) > 200_000:
+        _LIFTED.clear()
+    result = _weighted_uncached(counts, weights, depth)
+    _LIFTED[key] = (counts, result)
+    return result
+
+
+def _ite(e: Any) -> tuple[int, Any, Any, Any] | None:
+    """``(id of c, c, x, y)`` if ``e`` is ``If(c, x, y)`` (through the C API: the Python
+    wrappers' checks dominate the build time otherwise)."""
+    ctx = e.ctx
+    ref, ast = ctx.ref(), e.as_ast()
+    if z3.Z3_get_ast_kind(ref, ast) != z3.Z3_APP_AST:
+        return None
+    if z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast)) != z3.Z3_OP_ITE:
+        return None
+    cond = z3.BoolRef(z3.Z3_get_app_arg(ref, ast, 0), ctx)
+    then = z3.ArithRef(z3.Z3_get_app_arg(ref, ast, 1), ctx)
+    other = z3.ArithRef(z3.Z3_get_app_arg(ref, ast, 2), ctx)
+    return cond.get_id(), cond, then, other
+
+
+def _weighted_uncached(counts: tuple[Any, ...], weights: tuple[int, ...], depth: int) -> IntE:
+    pairs = [(c, w) for c, w in zip(counts, weights, strict=True) if w != 0]
+    if not pairs:
+        return z3.IntVal(0)
+    parts = [_ite(c) if depth > 0 else None for c, _ in pairs]
+    split = next((p for p in parts if p is not None), None)
+    if split is None:
+        terms = [c if w == 1 else c * w for c, w in pairs]
+        return terms[0] if len(terms) == 1 else z3.Sum(terms)
+    cond_id, cond = split[0], split[1]
+    then: list[Any] = []
+    other: list[Any] = []
+    for (c, _), p in zip(pairs, parts, strict=True):
+        if p is not None and p[0] == cond_id:
+            then.append(p[2])
+            other.append(p[3])
+        else:
+            then.append(c)
+            other.append(c)
+    ws = tuple(w for _, w in pairs)
+    a = _weighted(tuple(then), ws, depth - 1)
+    b = _weighted(tuple(other), ws, depth - 1)
+    return a if a.get_id() == b.get_id() else z3.If(cond, a, b)
+
+
 def total(counts: Counts) -> IntE:
     """Cards in a zone."""
-    return z3.Sum(list(counts)) if counts else z3.IntVal(0)
+    return weighted(counts, [1] * len(counts)) if counts else z3.IntVal(0)
 
 
 def value_of(shape: Shape, counts: Counts) -> IntE:
     """The summed value of the cards in a zone (a 1-card hand: that card's value)."""
-    return z3.Sum([c * v for c, v in zip(counts, shape.values, strict=True)])
+    return weighted(counts, shape.values)
 
 
 def is_seat(shape: Shape, seat: IntE) -> BoolE:

@@ -18,7 +18,9 @@ from pathlib import Path
 import z3
 
 from loveformal import cards as G
+from loveformal.proofs.cards import hits
 from loveformal.proofs.model import (
+    BISHOP_REDRAW,
     NONE,
     PILE,
     PLAY,
@@ -31,7 +33,7 @@ from loveformal.proofs.model import (
     total,
     value_of,
 )
-from loveformal.proofs.obligations import Config, ObligationResult, check_transition, transitions
+from loveformal.proofs.obligations import Config, ObligationResult, check_transition, transition
 from loveformal.proofs.steps import (
     Choice,
     Semantics,
@@ -86,6 +88,15 @@ def chancellor_loses_card(s: SymState, keep: IntE) -> SymState:
         lost.append(z3.If(first, 1, 0))
         seen = z3.Or(seen, b >= 1)
     return after.with_zones({PILE: minus(after.pile, tuple(lost))})
+
+
+def bishop_hit_gives_no_token(s: SymState, ch: Choice) -> tuple[BoolE, SymState]:
+    """BROKEN Bishop: a correct guess offers the redraw but gives no token (contrary to R16:
+    "if that player holds that number, you gain a token")."""
+    t = ch.target
+    acts = z3.And(t != NONE, hits(s, t, ch.guess))
+    deciding = replace(s, phase=z3.IntVal(BISHOP_REDRAW), pending=t)
+    return z3.BoolVal(True), merge(acts, deciding, s)
 
 
 # ------------------------------------------------------------------------------ the mutants
@@ -150,6 +161,24 @@ MUTANTS: tuple[Mutant, ...] = (
         ("play Guard",),
         "legal guess",
     ),
+    Mutant(
+        "bishop-no-token",
+        "Bishop hit gives no token",
+        "premium",
+        5,
+        Semantics(effects={G.BISHOP: bishop_hit_gives_no_token}),
+        ("play Bishop",),
+        "bishop token",
+    ),
+    Mutant(
+        "baroness-protected",
+        "Baroness may look at a protected player",
+        "premium",
+        5,
+        Semantics(may_choose_protected=frozenset({G.BARONESS})),
+        ("play Baroness",),
+        "legal targets",
+    ),
 )
 
 
@@ -159,9 +188,8 @@ def run(mutant: Mutant, cfg: Config | None = None) -> list[ObligationResult]:
     rules = make_ruleset(mutant.preset)
     shape = Shape.of(rules, mutant.players)
     results: list[ObligationResult] = []
-    for t in transitions(shape, mutant.semantics):
-        if t.name in mutant.focus:
-            results += check_transition(rules, shape, t, cfg)
+    for name in mutant.focus:
+        results += check_transition(rules, shape, transition(shape, name, mutant.semantics), cfg)
     return results
 
 

@@ -22,6 +22,7 @@ from loveformal import cards as G
 from loveformal.cards import Card
 from loveformal.proofs.model import (
     ASIDE,
+    BISHOP_REDRAW,
     CHANCELLOR,
     CHANCELLOR_DRAW,
     FACEUP,
@@ -45,6 +46,7 @@ from loveformal.proofs.model import (
     select,
     total,
     value_of,
+    weighted,
 )
 
 # ------------------------------------------------------------------------------ transitions
@@ -58,19 +60,31 @@ class Choice:
     concrete action."""
 
     target: IntE
+    """The chosen seat; for the Baroness and the Cardinal the first (lowest) chosen seat."""
     guess: IntE
     kind: IntE
     """A card kind: the card drawn, kept (Chancellor), or taken face up (Prince)."""
     starter: IntE
+    target2: IntE
+    """The Baroness's or Cardinal's second chosen seat (``> target``), else :data:`NONE`."""
+    look: IntE
+    """The Cardinal's look: one of its two chosen seats, or :data:`NONE`."""
+    redraw: IntE
+    """The Bishop target's decision: 1 discard and redraw, 0 keep (``BISHOP_REDRAW`` only)."""
     deal: tuple[Counts, ...] | None = None
     """The new round's deal: a count per zone and kind (new-round step only)."""
 
     def pairs(self) -> list[tuple[str, IntE]]:
+        """The choice variables by name, in a fixed order (the order counterexamples are
+        made canonical in; the later ones are :data:`NONE` in Classic and Z2019 steps)."""
         return [
             ("target", self.target),
             ("guess", self.guess),
             ("kind", self.kind),
             ("starter", self.starter),
+            ("target2", self.target2),
+            ("look", self.look),
+            ("redraw", self.redraw),
         ]
 
 
@@ -87,6 +101,9 @@ def fresh_choice(shape: Shape, *, deal: bool = False) -> Choice:
         guess=z3.Int("guess"),
         kind=z3.Int("kind"),
         starter=z3.Int("starter"),
+        target2=z3.Int("target2"),
+        look=z3.Int("look"),
+        redraw=z3.Int("redraw"),
         deal=deal_vars,
     )
 
@@ -128,6 +145,8 @@ class Semantics:
     effects: Mapping[Card, Effect] = field(default_factory=dict)
     """Card effects that replace those of :data:`loveformal.proofs.cards.EFFECTS`."""
     guard_may_name_guard: bool = False
+    may_choose_protected: frozenset[Card] = frozenset()
+    """Cards that (wrongly) may choose a Handmaid-protected player (mutants only)."""
 
 
 # ------------------------------------------------------------------------------ small helpers
@@ -243,15 +262,15 @@ def count_bonus(s: SymState, seat: int) -> IntE:
     return z3.If(n >= 1, 1, 0) if shape.rules.options.count_bonus == "flat" else n
 
 
-def premium_top(s: SymState, contender: tuple[BoolE, ...]) -> tuple[BoolE, ...]:
-    """The highest adjusted hands at a Premium showdown (before the discard-sum tie-break).
+def premium_scores(
+    s: SymState, contender: tuple[BoolE, ...]
+) -> tuple[tuple[BoolE, ...], tuple[IntE, ...], tuple[IntE, ...]]:
+    """The Premium showdown's contenders and hand values: ``(contenders, base, bonus)``.
 
     Values are doubled so that the Bishop's 7.5 (``bishop_showdown = seven_point_five``, D8)
     is an integer. "The Princess still beats the Bishop" (R16): under
     ``princess_beats_bishop`` a Bishop holder leaves the comparison whenever a Princess is
-    held (D29, BGA's resolution). The Count bonus (R19, D11) is added; under ``count_tie =
-    void_bonus`` a top tie involving a bonus is compared again without bonuses ([INF] seed
-    003).
+    held (D29, BGA's resolution). The Count bonus (R19, D11), doubled, is ``bonus``.
     """
     shape = s.shape
     opts = shape.rules.options
@@ -259,47 +278,58 @@ def premium_top(s: SymState, contender: tuple[BoolE, ...]) -> tuple[BoolE, ...]:
     doubled = [2 * v for v in shape.values]
     if shape.has(G.BISHOP) and opts.bishop_showdown == "seven_point_five":
         doubled[shape.k(G.BISHOP)] = 15
-    base = tuple(z3.Sum([c * v for c, v in zip(s.hand(i), doubled, strict=True)]) for i in seats)
+    base = tuple(weighted(s.hand(i), doubled) for i in seats)
     if shape.has(G.BISHOP) and opts.bishop_showdown == "princess_beats_bishop":
         p, b = shape.k(G.PRINCESS), shape.k(G.BISHOP)
         anyone = z3.Or([z3.And(contender[i], s.hand(i)[p] >= 1) for i in seats])
         contender = tuple(
             z3.And(contender[i], z3.Not(z3.And(anyone, s.hand(i)[b] >= 1))) for i in seats
         )
-    bonus = tuple(count_bonus(s, i) for i in seats)
-    top = _best(contender, tuple(v + 2 * n for v, n in zip(base, bonus, strict=True)))
-    if opts.count_tie == "void_bonus":
-        voided = z3.And(
-            count_true(top) > 1, z3.Or([z3.And(t, n > 0) for t, n in zip(top, bonus, strict=True)])
-        )
-        again = _best(contender, base)
-        top = tuple(z3.If(voided, a, t) for a, t in zip(again, top, strict=True))
-    return top
+    bonus = tuple(2 * count_bonus(s, i) for i in seats)
+    return contender, base, bonus
 
 
 def showdown(s: SymState) -> tuple[tuple[BoolE, ...], tuple[BoolE, ...]]:
     """Compare the hands still in the round: ``(winners, tied)`` per seat.
 
-    "The highest value wins" (§1.1.7b); ties: "the player who discarded the highest total
+    "The highest value wins" (§1.1.7b), with the Premium adjustments (:func:`premium_scores`;
+    under ``count_tie = void_bonus`` a top tie involving a Count bonus is compared again
+    without bonuses, [INF] seed 003); ties: "the player who discarded the highest total
     value of cards wins" under ``tie_break = discard_sum`` (R13), then ``residual_tie``:
     all tied players win, or nobody (D3). Under ``princess_always_wins`` the Princess holder
     wins outright (D12).
+
+    Without ``void_bonus`` the comparison and its discard-sum tie-break are one
+    lexicographic comparison of ``value · M + discard sum`` (``M`` exceeds any discard sum:
+    the deck's total value + 1; discard sums are never negative): the same winners, and a
+    single "highest" for the solver to reason about instead of two nested ones.
     """
     shape = s.shape
     opts = shape.rules.options
     seats = shape.seats
     contender = tuple(z3.And(z3.Not(s.out[i]), total(s.hand(i)) >= 1) for i in seats)
-    if any(shape.has(c) for c in (G.BISHOP, G.COUNT)):
-        top = premium_top(s, contender)
+    premium = any(shape.has(c) for c in (G.BISHOP, G.COUNT))
+    if premium:
+        contender, base, bonus = premium_scores(s, contender)
+        score = tuple(v + n for v, n in zip(base, bonus, strict=True))
     else:
-        value = tuple(value_of(shape, s.hand(i)) for i in seats)
-        top = _best(contender, value)
-    if opts.tie_break == "discard_sum":
-        sums = tuple(value_of(shape, s.disc(i)) for i in seats)
-        best_sum: IntE = z3.IntVal(-1)
-        for i in seats:
-            best_sum = z3.If(z3.And(top[i], sums[i] > best_sum), sums[i], best_sum)
-        top = tuple(z3.And(top[i], sums[i] == best_sum) for i in seats)
+        score = base = tuple(value_of(shape, s.hand(i)) for i in seats)
+    void = premium and opts.count_tie == "void_bonus"
+    sums = tuple(value_of(shape, s.disc(i)) for i in seats)
+    if opts.tie_break == "discard_sum" and not void:
+        m = sum(c * v for c, v in zip(shape.copies, shape.values, strict=True)) + 1
+        top = _best(contender, tuple(v * m + t for v, t in zip(score, sums, strict=True)))
+    else:
+        top = _best(contender, score)
+        if void:
+            voided = z3.And(
+                count_true(top) > 1,
+                z3.Or([z3.And(t, n > 0) for t, n in zip(top, bonus, strict=True)]),
+            )
+            again = _best(contender, base)
+            top = tuple(z3.If(voided, a, t) for a, t in zip(again, top, strict=True))
+        if opts.tie_break == "discard_sum":
+            top = _best(top, sums)
     tied = top
     if opts.residual_tie == "nobody":
         alone = count_true(top) == 1
@@ -318,7 +348,7 @@ def showdown(s: SymState) -> tuple[tuple[BoolE, ...], tuple[BoolE, ...]]:
 # ------------------------------------------------------------------------------ knock-outs
 
 
-def _hand_to_discards(s: SymState, seat: IntE) -> SymState:
+def hand_to_discards(s: SymState, seat: IntE) -> SymState:
     """``seat``'s hand goes face up onto its discard pile, without effect; a discarded Spy
     counts as discarded (R12). Shared by the knock-out and the Prince's discard."""
     shape = s.shape
@@ -348,7 +378,7 @@ def knock_out(s: SymState, seat: IntE) -> SymState:
     """
     shape = s.shape
     after = replace(
-        _hand_to_discards(s, seat),
+        hand_to_discards(s, seat),
         out=tuple(z3.Or(o, seat == i) for i, o in enumerate(s.out)),
         protected=tuple(z3.And(p, seat != i) for i, p in enumerate(s.protected)),
         sycophant=z3.If(s.sycophant == seat, NONE, s.sycophant),
@@ -383,7 +413,7 @@ def discard_hand(s: SymState, seat: IntE) -> SymState:
     """``seat`` discards its hand without its effect (Prince). "A player who plays or discards
     the Princess for any reason is out immediately" (§1.1.6, R1)."""
     shape = s.shape
-    after = _hand_to_discards(s, seat)
+    after = hand_to_discards(s, seat)
     had_princess = s.hand_at(seat)[shape.k(G.PRINCESS)] >= 1
     return merge(had_princess, knock_out(after, seat), after)
 
@@ -479,13 +509,45 @@ def turn_draw(shape: Shape, sem: Semantics) -> Transition:
 
 
 def redraw(shape: Shape, sem: Semantics) -> Transition:
-    """A Prince target's replacement card from a non-empty pile (R2), then the turn ends."""
+    """A replacement card from a non-empty pile (R2) for a Prince target, an Assassin holder
+    (R6) or a Bishop target who chose to redraw (R16); then the turn ends."""
     pre, ch = fresh(shape), fresh_choice(shape)
     card = unit(shape, ch.kind)
     post = add_to_hand(pre, pre.pending, card).with_zones({PILE: minus(pre.pile, card)})
     post = replace(post, phase=z3.IntVal(PLAY), pending=z3.IntVal(NONE))
     guard = z3.And(pre.phase == REDRAW, _draw_guard(pre, ch.kind), _pinned(ch, "kind"))
     return Transition("redraw", pre, ch, guard, sem.end_turn(post))
+
+
+BISHOP_REDRAW_STEP = "bishop redraw"
+"""The name of the Bishop target's decision step."""
+
+
+def bishop_redraw(shape: Shape, sem: Semantics) -> Transition:
+    """The Bishop target's decision (engine phase ``BISHOP_REDRAW``, decided by the pending
+    seat: ``BishopRedraw(bool)``).
+
+    "Only if you gained the token, the revealed player *may* discard their card (no effect,
+    except that a Princess knocks them out) and draw a new one, taking the set-aside card if
+    the deck is empty" (§1.3 Bishop, R16; under ``bishop_redraw = always`` after a miss too,
+    D9). The discard is the Prince's (:func:`discard_hand`: the Princess knocks them out and
+    they draw nothing, §1.1.6); the draw is a chance step (``REDRAW``) when the pile has cards.
+    Keeping the card, or a completed redraw, ends the turn (§5 "Deck check": after the redraw).
+    """
+    pre, ch = fresh(shape), fresh_choice(shape)
+    guard = z3.And(
+        pre.phase == BISHOP_REDRAW,
+        z3.Or(ch.redraw == 0, ch.redraw == 1),
+        _pinned(ch, "redraw"),
+    )
+    target = pre.pending
+    resumed = replace(pre, phase=z3.IntVal(PLAY), pending=z3.IntVal(NONE))
+    discarded = discard_hand(resumed, target)
+    carries_on = z3.And(discarded.phase == PLAY, z3.Not(select(target, list(discarded.out))))
+    _, drawn = draw_replacement(discarded, target, z3.IntVal(NONE), prince=False)
+    redrawn = merge(carries_on, drawn, discarded)
+    post = merge(ch.redraw == 1, redrawn, resumed)
+    return Transition(BISHOP_REDRAW_STEP, pre, ch, guard, finish(sem, post))
 
 
 def chancellor_draw(shape: Shape, sem: Semantics) -> Transition:

@@ -10,6 +10,8 @@ from functools import cache
 import pytest
 import z3
 
+from loveformal.cards import Card
+from loveformal.proofs import cards as C
 from loveformal.proofs.model import Shape, fresh
 from loveformal.proofs.obligations import (
     INVARIANTS,
@@ -18,6 +20,7 @@ from loveformal.proofs.obligations import (
     ObligationResult,
     check_all,
     check_transition,
+    transition_names,
     transitions,
 )
 from loveformal.proofs.report import FAST, configurations, format_table, not_modelled
@@ -89,8 +92,17 @@ def test_a_missing_frame_condition_is_caught() -> None:
     assert "pre:" in cex.summary()
 
 
-def test_premium_five_players_is_reported_not_modelled() -> None:
+def test_every_preset_and_player_count_is_modelled() -> None:
+    assert not not_modelled()
+    for preset in ("premium", "bga-help", "cn-wiki"):
+        assert {n for p, n in configurations(preset, "all")} == set(range(2, 9))
+    shape = Shape.of(make_ruleset("premium"), 5)
+    assert "bishop redraw" in transition_names(shape)
+
+
+def test_a_model_without_a_card_is_reported_not_modelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(C, "MODELLED", C.MODELLED - {Card.BISHOP})
     assert ("premium", 5) in not_modelled("premium")
     assert ("premium", 5) not in configurations("premium", "all")
-    with pytest.raises(NotModelled):
+    with pytest.raises(NotModelled, match="Bishop"):
         check_all(make_ruleset("premium"), 5, CFG)

@@ -1,7 +1,8 @@
-"""The Premium card effects written in :mod:`loveformal.proofs.cards` (Dowager Queen, Jester,
-Sycophant, the Assassin inside the Guard) against the engine, on hand-built 5-player
-positions. ``cards.supported`` stays false for these decks (the Bishop, Baroness and
-Cardinal are not modelled), so the play relations are built and checked directly here."""
+"""The Premium card effects of :mod:`loveformal.proofs.cards` (Bishop, Dowager Queen, Baroness,
+Cardinal, Jester, Sycophant, the Assassin inside the Guard) and the Bishop target's redraw
+step of :mod:`loveformal.proofs.steps`, card by card against the engine on hand-built
+5-player positions: the engine's step satisfies the model's relation, and the targets (or
+target sets) the model allows are exactly the engine's legal ones."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from functools import cache
 import pytest
 import z3
 
-from loveformal.actions import Action, Draw, Play
+from loveformal.actions import Action, BishopRedraw, Draw, Play
 from loveformal.cards import Card
 from loveformal.engine import apply, legal_actions
 from loveformal.proofs import cards as C
+from loveformal.proofs.engine_check import choice_values
 from loveformal.proofs.model import NONE, Position, Shape, SymState, fresh, substitution
-from loveformal.proofs.steps import Semantics, Transition, redraw
+from loveformal.proofs.obligations import transition_names
+from loveformal.proofs.steps import BISHOP_REDRAW_STEP, Semantics, Transition, bishop_redraw, redraw
 from loveformal.ruleset import Ruleset
 from loveformal.state import Phase, State
 from tests.support import pos, rules
@@ -24,34 +27,34 @@ G = Card
 
 
 @cache
-def _relations(r: Ruleset, players: int) -> tuple[Shape, dict[str, Transition], SymState]:
+def _transition(r: Ruleset, players: int, name: str) -> tuple[Transition, SymState]:
+    """One step of the model (built alone: cheaper than every transition of the deck)."""
     shape = Shape.of(r, players)
     sem = Semantics()
-    steps = [C.play(shape, sem, k) for k in shape.kinds if k in C.EFFECTS]
-    steps.append(redraw(shape, sem))
-    return shape, {t.name: t for t in steps}, fresh(shape, "'")
+    if name == "redraw":
+        t = redraw(shape, sem)
+    elif name == BISHOP_REDRAW_STEP:
+        t = bishop_redraw(shape, sem)
+    else:
+        t = C.play(shape, sem, Card.parse(name.removeprefix("play ")))
+    return t, fresh(shape, "'")
 
 
-def _guess(shape: Shape, action: Play) -> int:
-    if action.guess is None:
-        return NONE
-    return shape.k(action.guess) if isinstance(action.guess, Card) else int(action.guess)
+def _name(pre: State, action: Action) -> str:
+    if isinstance(action, Play):
+        return f"play {action.card.title}"
+    if isinstance(action, BishopRedraw):
+        return BISHOP_REDRAW_STEP
+    assert isinstance(action, Draw) and pre.phase is Phase.REDRAW
+    return "redraw"
 
 
 def agrees(pre: State, action: Action) -> State:
     """Apply ``action`` in the engine and check the model's relation holds for the step."""
     post = apply(pre, action)
-    shape, steps, primed = _relations(pre.rules, pre.players)
-    values = {"target": NONE, "guess": NONE, "kind": NONE, "starter": NONE}
-    if isinstance(action, Play):
-        name = f"play {action.card.title}"
-        values["target"] = NONE if action.target is None else action.target
-        values["guess"] = _guess(shape, action)
-    else:
-        assert isinstance(action, Draw) and pre.phase is Phase.REDRAW
-        name = "redraw"
-        values["kind"] = shape.k(action.card)
-    t = steps[name]
+    name = _name(pre, action)
+    t, primed = _transition(pre.rules, pre.players, name)
+    values = choice_values(t.pre.shape, pre, action, post)
     pairs = substitution(t.pre, Position.of_state(pre))
     pairs += substitution(primed, Position.of_state(post))
     pairs += [(v, z3.IntVal(values[n])) for n, v in t.choice.pairs()]
@@ -62,39 +65,331 @@ def agrees(pre: State, action: Action) -> State:
     return post
 
 
-def model_targets(state: State, card: Card) -> set[int]:
-    """The targets the model allows ``card`` to choose here (``NONE``: no effect)."""
-    _, steps, _ = _relations(state.rules, state.players)
-    t = steps[f"play {card.title}"]
+Choice = tuple[int, int, int]
+"""(target, second target, look) as the model's choice variables."""
+
+
+def model_choices(state: State, card: Card) -> set[Choice]:
+    """The target choices the model allows ``card`` here (``NONE``: unused / no effect)."""
+    t, _ = _transition(state.rules, state.players, f"play {card.title}")
     solver = z3.Solver()
     solver.add(z3.substitute(t.guard, *substitution(t.pre, Position.of_state(state))))
-    out: set[int] = set()
+    ch = t.choice
+    out: set[Choice] = set()
     while solver.check() == z3.sat:
-        target = solver.model().eval(t.choice.target, model_completion=True).as_long()
-        out.add(int(target))
-        solver.add(t.choice.target != target)
+        m = solver.model()
+        got = [int(m.eval(v, model_completion=True).as_long()) for v in (ch.target, ch.target2)]
+        got.append(int(m.eval(ch.look, model_completion=True).as_long()))
+        out.add((got[0], got[1], got[2]))
+        solver.add(z3.Or(ch.target != got[0], ch.target2 != got[1], ch.look != got[2]))
     return out
 
 
+def engine_choices(state: State, card: Card) -> set[Choice]:
+    out: set[Choice] = set()
+    for a in legal_actions(state):
+        if not isinstance(a, Play) or a.card is not card:
+            continue
+        if a.targets:
+            second = a.targets[1] if len(a.targets) > 1 else NONE
+            out.add((a.targets[0], second, NONE if a.look is None else a.look))
+        else:
+            out.add((NONE if a.target is None else a.target, NONE, NONE))
+    return out
+
+
+def model_targets(state: State, card: Card) -> set[int]:
+    return {target for target, _, _ in model_choices(state, card)}
+
+
 def engine_targets(state: State, card: Card) -> set[int]:
-    return {
-        NONE if a.target is None else a.target
-        for a in legal_actions(state)
-        if isinstance(a, Play) and a.card is card
-    }
+    return {target for target, _, _ in engine_choices(state, card)}
 
 
 FIVE = {"P3": ["Guard"], "P4": ["Baron"], "P5": ["Handmaid"]}
 
 
-def test_premium_stays_unsupported() -> None:
-    shape = Shape.of(rules("premium"), 5)
-    assert not C.supported(shape)
-    assert {G.BISHOP, G.BARONESS, G.CARDINAL} - set(C.EFFECTS) == {
-        G.BISHOP,
-        G.BARONESS,
-        G.CARDINAL,
-    }
+def test_every_premium_card_is_modelled() -> None:
+    for players in (5, 8):
+        shape = Shape.of(rules("premium"), players)
+        assert C.supported(shape)
+        assert set(shape.kinds) <= set(C.EFFECTS)
+        names = set(transition_names(shape))
+        assert {"play Bishop", "play Baroness", "play Cardinal", BISHOP_REDRAW_STEP} <= names
+
+
+# ------------------------------------------------------------------------------ Bishop
+
+
+@pytest.mark.parametrize("guard_guess", ["number", "name"])
+def test_bishop_targets_and_guesses(guard_guess: str) -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Bishop", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        protected=["P5"],
+        guard_guess=guard_guess,
+    )
+    assert model_targets(state, G.BISHOP) == engine_targets(state, G.BISHOP) == {1, 2, 3}
+    t, _ = _transition(state.rules, 5, "play Bishop")
+    solver = z3.Solver()
+    solver.add(z3.substitute(t.guard, *substitution(t.pre, Position.of_state(state))))
+    solver.add(t.choice.target == 1)
+    named: set[int] = set()
+    while solver.check() == z3.sat:
+        g = int(solver.model().eval(t.choice.guess).as_long())
+        named.add(g)
+        solver.add(t.choice.guess != g)
+    engine = {a.guess for a in legal_actions(state) if isinstance(a, Play) and a.card is G.BISHOP}
+    shape = Shape.of(state.rules, 5)
+    assert named == {g if isinstance(g, int) else shape.k(g) for g in engine if g is not None}
+    assert (shape.k(G.GUARD) in named) is False if guard_guess == "name" else 1 not in named
+
+
+@pytest.mark.parametrize("tokens", [0, 2, 3])
+def test_bishop_hit_scores_then_the_target_decides(tokens: int) -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Bishop", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        tokens={"P1": tokens},
+    )
+    post = agrees(state, Play(G.BISHOP, target=1, guess=5))
+    assert post.seats[0].tokens == tokens + 1
+    if tokens + 1 >= 4:  # the Premium 5–8 player threshold: an immediate win
+        assert post.phase is Phase.GAME_OVER
+        return
+    assert post.phase is Phase.BISHOP_REDRAW and post.pending_seat == 1
+    keep = agrees(post, BishopRedraw(False))
+    assert keep.seats[1].hand == (G.COUNT,) and keep.phase is Phase.TURN_DRAW and keep.turn == 1
+    again = agrees(post, BishopRedraw(True))
+    assert again.phase is Phase.REDRAW and again.pending_seat == 1
+    assert again.seats[1].discards == (G.COUNT,)
+    drawn = agrees(again, Draw(G.COUNT))
+    assert drawn.seats[1].hand == (G.COUNT,) and drawn.turn == 1
+
+
+@pytest.mark.parametrize("option", ["on_hit", "always"])
+def test_bishop_miss(option: str) -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Bishop", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        bishop_redraw=option,
+    )
+    post = agrees(state, Play(G.BISHOP, target=1, guess=7))
+    assert post.seats[0].tokens == 0
+    if option == "always":
+        assert post.phase is Phase.BISHOP_REDRAW and post.pending_seat == 1
+    else:
+        assert post.phase is Phase.TURN_DRAW and post.turn == 1
+
+
+def test_bishop_redraw_of_the_princess_knocks_out() -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Bishop", "Guard"], "P2": ["Princess"], **FIVE},
+        deck=["Count", "Countess"],
+    )
+    post = agrees(state, Play(G.BISHOP, target=1, guess=8))
+    after = agrees(post, BishopRedraw(True))
+    assert after.seats[1].out and after.seats[1].hand == ()
+    assert after.phase is Phase.TURN_DRAW and after.turn == 2
+
+
+def test_bishop_redraw_from_the_set_aside_card_then_showdown() -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Bishop", "Guard"], "P2": ["Count"], **FIVE},
+        deck=[],
+        set_aside="Princess",
+    )
+    post = agrees(state, Play(G.BISHOP, target=1, guess=5))
+    after = agrees(post, BishopRedraw(True))
+    assert after.seats[1].hand == (G.PRINCESS,) and after.set_aside is None
+    assert after.phase is Phase.ROUND_OVER and after.round_winners == (1,)
+
+
+def test_bishop_redraw_ending_the_round_with_the_princess() -> None:
+    """The Bishop's target discards the Princess and is out; one player is left."""
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Bishop", "Guard"], "P2": ["Princess"]},
+        out=["P3", "P4", "P5"],
+        discards={"P3": ["Baron"], "P4": ["Guard"], "P5": ["Guard"]},
+        deck=["Count", "Countess"],
+        players=5,
+    )
+    post = agrees(state, Play(G.BISHOP, target=1, guess=8))
+    after = agrees(post, BishopRedraw(True))
+    assert after.phase is Phase.ROUND_OVER and after.round_winners == (0,)
+
+
+def test_bishop_with_the_sycophant_mark() -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Bishop", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        sycophant="P4",
+    )
+    assert model_targets(state, G.BISHOP) == engine_targets(state, G.BISHOP) == {3}
+    marked_self = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Bishop", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        sycophant="P1",
+    )
+    assert model_targets(marked_self, G.BISHOP) == engine_targets(marked_self, G.BISHOP)
+    assert engine_targets(marked_self, G.BISHOP) == {NONE}
+    post = agrees(marked_self, Play(G.BISHOP))
+    assert post.phase is Phase.TURN_DRAW and post.seats[0].tokens == 0
+
+
+# ------------------------------------------------------------------------------ Baroness
+
+
+@pytest.mark.parametrize("option", ["one_or_two", "two"])
+@pytest.mark.parametrize("protected", [(), ("P3", "P5"), ("P2", "P3", "P4", "P5")])
+def test_baroness_target_sets(option: str, protected: tuple[str, ...]) -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Baroness", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        protected=list(protected),
+        baroness_targets=option,
+    )
+    model, engine = model_choices(state, G.BARONESS), engine_choices(state, G.BARONESS)
+    assert model == engine
+    if len(protected) == 4:
+        assert engine == {(NONE, NONE, NONE)}
+    elif option == "two" and not protected:
+        assert all(second != NONE for _, second, _ in engine) and len(engine) == 6
+    for target, second, _ in engine:
+        chosen = tuple(t for t in (target, second) if t != NONE)
+        after = agrees(state, Play(G.BARONESS, targets=chosen))
+        assert [s.hand for s in after.seats[1:]] == [s.hand for s in state.seats[1:]]
+
+
+def test_baroness_with_only_one_choosable_under_two() -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Baroness", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        protected=["P3", "P4", "P5"],
+        baroness_targets="two",
+    )
+    assert model_choices(state, G.BARONESS) == engine_choices(state, G.BARONESS)
+    assert engine_choices(state, G.BARONESS) == {(1, NONE, NONE)}
+
+
+@pytest.mark.parametrize("marked", ["P1", "P3", "P5"])
+@pytest.mark.parametrize("conflict", ["no_effect", "waived"])
+def test_baroness_with_the_sycophant_mark(marked: str, conflict: str) -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Baroness", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        protected=["P5"],
+        sycophant=marked,
+        sycophant_conflict=conflict,
+    )
+    assert model_choices(state, G.BARONESS) == engine_choices(state, G.BARONESS)
+    if marked == "P3":
+        assert all(2 in (a, b) for a, b, _ in engine_choices(state, G.BARONESS))
+
+
+# ------------------------------------------------------------------------------ Cardinal
+
+
+def test_cardinal_swaps_two_other_hands() -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Cardinal", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+    )
+    post = agrees(state, Play(G.CARDINAL, targets=(1, 3), look=3))
+    assert post.seats[1].hand == (G.BARON,) and post.seats[3].hand == (G.COUNT,)
+    assert post.seats[0].hand == (G.GUARD,)
+
+
+def test_cardinal_may_swap_with_yourself() -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Cardinal", "Princess"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+    )
+    post = agrees(state, Play(G.CARDINAL, targets=(0, 2)))
+    assert post.seats[0].hand == (G.GUARD,) and post.seats[2].hand == (G.PRINCESS,)
+    assert not post.seats[2].out  # receiving the Princess is not discarding her
+
+
+@pytest.mark.parametrize(
+    "protected", [(), ("P2", "P3"), ("P2", "P3", "P4"), ("P2", "P3", "P4", "P5")]
+)
+def test_cardinal_target_sets(protected: tuple[str, ...]) -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Cardinal", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        protected=list(protected),
+    )
+    model, engine = model_choices(state, G.CARDINAL), engine_choices(state, G.CARDINAL)
+    assert model == engine
+    if len(protected) == 4:  # only yourself is choosable: fewer than 2 → no effect
+        assert engine == {(NONE, NONE, NONE)}
+    else:
+        assert all(b != NONE and look in (NONE, a, b) for a, b, look in engine)
+    shielded = {int(p[1:]) - 1 for p in protected}
+    assert not [c for c in engine if {c[0], c[1]} & shielded]
+
+
+@pytest.mark.parametrize("handmaid", ["untargetable", "targetable_no_effect"])
+def test_cardinal_and_a_protected_player(handmaid: str) -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Cardinal", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        protected=["P5"],
+        handmaid=handmaid,
+    )
+    assert model_choices(state, G.CARDINAL) == engine_choices(state, G.CARDINAL)
+    if handmaid == "targetable_no_effect":
+        post = agrees(state, Play(G.CARDINAL, targets=(1, 4)))
+        assert post.seats[1].hand == (G.COUNT,) and post.seats[4].hand == (G.HANDMAID,)
+
+
+@pytest.mark.parametrize("marked", ["P1", "P2", "P5"])
+def test_cardinal_with_the_sycophant_mark(marked: str) -> None:
+    state = pos(
+        "premium",
+        turn="P1",
+        hands={"P1": ["Cardinal", "Guard"], "P2": ["Count"], **FIVE},
+        deck=["Count", "Countess"],
+        protected=["P5"],
+        sycophant=marked,
+    )
+    assert model_choices(state, G.CARDINAL) == engine_choices(state, G.CARDINAL)
+    seat = int(marked[1:]) - 1
+    for a, b, _ in engine_choices(state, G.CARDINAL):
+        assert seat in (a, b) or (marked == "P5" and a == NONE)
+
+
+# ------------------------------------------------------------------------------ the others
 
 
 @pytest.mark.parametrize(
