@@ -136,8 +136,8 @@ def any_choosable(s: SymState, card: Card, sem: Semantics | None = None) -> Bool
 def guesses(shape: Shape, *, allow_guard: bool = False) -> tuple[int, ...]:
     """What a Guard or the Bishop may name: a card kind id under ``guard_guess = name``
     ("name a card other than Guard", R5), a value under ``number`` ("a number other than 1",
-    R5, D6; the Bishop likewise, D10: "the Bishop's guess takes the same form as the
-    Guard's")."""
+    R5, D6). The Bishop likewise (D10 "other than 1"; scenario format, "Guesses": "The
+    Bishop's guess takes the same form as the Guard's")."""
     if shape.rules.options.guard_guess == "name":
         return tuple(k for k, c in enumerate(shape.kinds) if allow_guard or c is not G.GUARD)
     return tuple(sorted({v for v in shape.values if allow_guard or v != 1}))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 import z3
 
@@ -255,7 +255,7 @@ def merge(cond: BoolE, then: SymState, other: SymState) -> SymState:
     """Field by field ``If(cond, then, other)``: a branch of the rules as one state."""
 
     def ite(a: Any, b: Any) -> Any:
-        return a if a is b or a.get_id() == b.get_id() else z3.If(cond, a, b)
+        return a if a is b or a.get_id() == b.get_id() else fast_ite(cond, a, b)
 
     return SymState(
         shape=then.shape,
@@ -281,12 +281,79 @@ def merge(cond: BoolE, then: SymState, other: SymState) -> SymState:
 # ------------------------------------------------------------------------------ helpers
 
 
+def fast_ite(cond: BoolE, a: Any, b: Any) -> Any:
+    """``z3.If(cond, a, b)`` for Z3 terms of one sort, built through the C API (the Python
+    wrapper's coercions and checks dominate the build time otherwise); other arguments go
+    through ``z3.If``."""
+    if not (isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef)):
+        return z3.If(cond, a, b)
+    ctx = cond.ctx
+    ast = z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), a.as_ast(), b.as_ast())
+    return z3.BoolRef(ast, ctx) if isinstance(a, z3.BoolRef) else z3.ArithRef(ast, ctx)
+
+
+_SEAT_IS: dict[tuple[int, int], tuple[Any, BoolE]] = {}
+"""Memo of ``seat == i`` by the seat term's id (the term is kept, so its id stays unique)."""
+
+
+def seat_is(seat: IntE, i: int) -> BoolE:
+    """``seat == i``, memoised (built for every seat of every symbolic choice)."""
+    key = (seat.get_id(), i)
+    hit = _SEAT_IS.get(key)
+    if hit is None:
+        if len(_SEAT_IS) > 100_000:
+            _SEAT_IS.clear()
+        hit = _SEAT_IS[key] = (seat, seat == i)
+    return hit[1]
+
+
 def select(seat: IntE, values: Sequence[Any]) -> Any:
     """``values[seat]`` for a symbolic ``seat`` (the last value when out of range)."""
     result = values[-1]
     for i in range(len(values) - 2, -1, -1):
-        result = z3.If(seat == i, values[i], result)
+        result = fast_ite(seat_is(seat, i), values[i], result)
     return result
+
+
+LIFT_DEPTH = 12
+"""How many nested shared conditions :func:`weighted` lifts out of a sum."""
+
+
+class _Node(NamedTuple):
+    """An integer term seen by :func:`weighted`: itself, and if it is ``If(c, x, y)`` the id
+    of ``c``, ``c``, and the ids of ``x`` and ``y`` (else ``cond_id`` is -1)."""
+
+    expr: Any
+    cond_id: int
+    cond: Any
+    then_id: int
+    other_id: int
+
+
+_NODES: dict[int, _Node] = {}
+"""The terms seen by :func:`weighted`, by AST id (holding the terms keeps their ids unique)."""
+_LIFTED: dict[tuple[tuple[int, ...], tuple[int, ...], int], IntE] = {}
+"""Memo of :func:`_weighted` by the terms' ids, weights and depth."""
+
+
+def _node(e: Any) -> int:
+    """Register ``e`` (and, for an if-then-else, its branches) in :data:`_NODES`; its id.
+    Read through the C API: the Python wrappers' checks dominate the build time otherwise."""
+    i: int = e.get_id()
+    if i in _NODES:
+        return i
+    ctx = e.ctx
+    ref, ast = ctx.ref(), e.as_ast()
+    if z3.Z3_get_ast_kind(ref, ast) == z3.Z3_APP_AST and (
+        z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast)) == z3.Z3_OP_ITE
+    ):
+        cond = z3.BoolRef(z3.Z3_get_app_arg(ref, ast, 0), ctx)
+        then = _node(z3.ArithRef(z3.Z3_get_app_arg(ref, ast, 1), ctx))
+        other = _node(z3.ArithRef(z3.Z3_get_app_arg(ref, ast, 2), ctx))
+        _NODES[i] = _Node(e, cond.get_id(), cond, then, other)
+    else:
+        _NODES[i] = _Node(e, -1, None, -1, -1)
+    return i
 
 
 def weighted(counts: Sequence[Any], weights: Sequence[int]) -> IntE:
@@ -298,67 +365,36 @@ def weighted(counts: Sequence[Any], weights: Sequence[int]) -> IntE:
     conditionally (a swap, a knock-out, a showdown over them) as if-then-else over a few
     shared sums of plain variables instead of sums of if-then-else terms, which the solver
     handles far better. Lifting stops after :data:`LIFT_DEPTH` nested conditions."""
-    return _weighted(tuple(counts), tuple(weights), LIFT_DEPTH)
-
-
-LIFT_DEPTH = 6
-"""How many nested shared conditions :func:`weighted` lifts out of a sum."""
-
-_LIFTED: dict[tuple[object, ...], tuple[tuple[Any, ...], IntE]] = {}
-"""Memo of :func:`_weighted` by the counts' AST ids (the counts are kept in the value, so an
-id cannot be reused by another expression while its entry lives)."""
-
-
-def _weighted(counts: tuple[Any, ...], weights: tuple[int, ...], depth: int) -> IntE:
-    key = (tuple([c.get_id() for c in counts]), weights, depth)
-    hit = _LIFTED.get(key)
-    if hit is not None:
-        return hit[1]
-    if len(_LIFTED) > 200_000:
+    if len(_NODES) > 500_000:
+        _NODES.clear()
         _LIFTED.clear()
-    result = _weighted_uncached(counts, weights, depth)
-    _LIFTED[key] = (counts, result)
-    return result
+    pairs = [(_node(c), w) for c, w in zip(counts, weights, strict=True) if w != 0]
+    ids = tuple(i for i, _ in pairs)
+    return _weighted(ids, tuple(w for _, w in pairs), LIFT_DEPTH)
 
 
-def _ite(e: Any) -> tuple[int, Any, Any, Any] | None:
-    """``(id of c, c, x, y)`` if ``e`` is ``If(c, x, y)`` (through the C API: the Python
-    wrappers' checks dominate the build time otherwise)."""
-    ctx = e.ctx
-    ref, ast = ctx.ref(), e.as_ast()
-    if z3.Z3_get_ast_kind(ref, ast) != z3.Z3_APP_AST:
-        return None
-    if z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast)) != z3.Z3_OP_ITE:
-        return None
-    cond = z3.BoolRef(z3.Z3_get_app_arg(ref, ast, 0), ctx)
-    then = z3.ArithRef(z3.Z3_get_app_arg(ref, ast, 1), ctx)
-    other = z3.ArithRef(z3.Z3_get_app_arg(ref, ast, 2), ctx)
-    return cond.get_id(), cond, then, other
+def _weighted(ids: tuple[int, ...], weights: tuple[int, ...], depth: int) -> IntE:
+    key = (ids, weights, depth)
+    hit = _LIFTED.get(key)
+    if hit is None:
+        hit = _LIFTED[key] = _weighted_uncached(ids, weights, depth)
+    return hit
 
 
-def _weighted_uncached(counts: tuple[Any, ...], weights: tuple[int, ...], depth: int) -> IntE:
-    pairs = [(c, w) for c, w in zip(counts, weights, strict=True) if w != 0]
-    if not pairs:
+def _weighted_uncached(ids: tuple[int, ...], weights: tuple[int, ...], depth: int) -> IntE:
+    if not ids:
         return z3.IntVal(0)
-    parts = [_ite(c) if depth > 0 else None for c, _ in pairs]
-    split = next((p for p in parts if p is not None), None)
+    nodes = [_NODES[i] for i in ids]
+    split = next((n for n in nodes if n.cond_id >= 0), None) if depth > 0 else None
     if split is None:
-        terms = [c if w == 1 else c * w for c, w in pairs]
+        terms = [n.expr if w == 1 else n.expr * w for n, w in zip(nodes, weights, strict=True)]
         return terms[0] if len(terms) == 1 else z3.Sum(terms)
-    cond_id, cond = split[0], split[1]
-    then: list[Any] = []
-    other: list[Any] = []
-    for (c, _), p in zip(pairs, parts, strict=True):
-        if p is not None and p[0] == cond_id:
-            then.append(p[2])
-            other.append(p[3])
-        else:
-            then.append(c)
-            other.append(c)
-    ws = tuple(w for _, w in pairs)
-    a = _weighted(tuple(then), ws, depth - 1)
-    b = _weighted(tuple(other), ws, depth - 1)
-    return a if a.get_id() == b.get_id() else z3.If(cond, a, b)
+    cid = split.cond_id
+    then = tuple(n.then_id if n.cond_id == cid else i for n, i in zip(nodes, ids, strict=True))
+    other = tuple(n.other_id if n.cond_id == cid else i for n, i in zip(nodes, ids, strict=True))
+    a = _weighted(then, weights, depth - 1)
+    b = _weighted(other, weights, depth - 1)
+    return a if a.get_id() == b.get_id() else z3.If(split.cond, a, b)
 
 
 def total(counts: Counts) -> IntE:

@@ -6,9 +6,15 @@ every transition ``T`` and invariant ``P`` the obligation "``P`` under ``T``" is
     Inv(s) ∧ Guard_T(s, c) ∧ Trans_T(s, c, s') ∧ ¬P(s')        — must be UNSAT
 
 (mypyvy's ``check_transitions``). Some properties relate the pre- and the post-state
-(*step properties*: tokens never decrease, chosen targets are legal, the ranking function
-decreases …); their obligation is ``Inv ∧ Guard ∧ Trans ∧ ¬Q(s, c, s')``. The base case is
-"``P`` initially": a fresh first-round deal satisfies ``P``.
+(*step properties*: tokens never decrease, chosen targets are legal, the Bishop's token, the
+ranking function decreases …); their obligation is ``Inv ∧ Guard ∧ Trans ∧ ¬Q(s, c, s')``.
+The base case is "``P`` initially": a fresh first-round deal satisfies ``P``.
+
+**How it is checked** (:func:`check_transition`). ``Trans`` is ``s' = post(s, c)`` for
+every variable, so ``s'`` is replaced by ``post`` (an equivalent query without the primed
+variables), and a goal ``P = c₁ ∧ … ∧ cₘ`` is refuted one conjunct at a time on one
+incremental solver (a conjunct that is literally a hypothesis is skipped); a goal that is not
+proved is queried whole for its counterexample. Each query has the configured time-out.
 
 **Vacuity.** Before its obligations, each transition is checked to *fire*: ``Inv ∧ Guard ∧
 Trans`` must be SAT; otherwise all its obligations are reported ``vacuous`` (a proof about a
@@ -19,7 +25,9 @@ pile + a phase weight) strictly decreases at every step, and is between 0 and
 ``5·pile0 + 4`` (``pile0``: the pile right after the deal); rounds over rank −1. Hence a round
 lasts at most ``5·pile0 + 5`` steps and at most ``pile0`` turns (each turn's draw lowers the
 effective pile by one; nothing raises it: the Chancellor's returned cards are counted in the
-effective pile from the moment they are drawn).
+effective pile from the moment they are drawn). The Bishop target's pending choice weighs 2:
+below the play that hit (4), above the redraw it may start (one card fewer, weight 1) and the
+next turn (0).
 
 Results are frozen :class:`ObligationResult` values (JSON-able via :meth:`as_json`).
 """
@@ -235,7 +243,8 @@ def rank(s: SymState) -> IntE:
     The effective pile counts the cards that will still be in the pile when the turn ends: in
     a redraw, one card fewer; while the Chancellor resolves, the cards its player will return.
     Weights: turn start 0, redraw 1, Chancellor choice 1, Chancellor draws 1 + draws still to
-    come, Bishop choice 2, play decision 4.
+    come, the Bishop target's redraw choice 2 (``BISHOP_REDRAW``: after the Bishop's play,
+    before its replacement draw or the next turn), play decision 4.
     """
     pile = total(s.pile)
     h = total(s.hand_at(s.turn))
@@ -708,6 +717,7 @@ def _canonical_model(solver: z3.Solver, t: Transition, cfg: Config) -> Any:
         order += [c for zone in t.choice.deal for c in zone]
     model = solver.model()
     solver.push()
+    solver.set("timeout", min(cfg.timeout_ms, CANONICAL_TIMEOUT_MS))
     for v in order:
         current = model.eval(v, model_completion=True)
         if z3.is_bool(v):
@@ -718,17 +728,49 @@ def _canonical_model(solver: z3.Solver, t: Transition, cfg: Config) -> Any:
         for c in candidates:
             solver.push()
             solver.add(v == c)
-            if solver.check() == z3.sat:
-                model = solver.model()
-                current = c
-                solver.pop()
-                break
+            found = _satisfiable(solver, cfg)
             solver.pop()
+            if found is not None:
+                model, current = found, c
+                break
         solver.add(v == current)
-    solver.check()
-    model = solver.model()
+    solver.set("timeout", cfg.timeout_ms)
+    final = _satisfiable(solver, cfg)
     solver.pop()
-    return model
+    return model if final is None else final
+
+
+CANONICAL_TIMEOUT_MS = 1_000
+"""The incremental solver's time-out on a canonicalisation query (they take milliseconds;
+one it cannot answer soon goes to fresh solvers, with the configured time-out)."""
+CANONICAL_RETRIES = 2
+"""How many fresh solvers (seeds ``seed + 1``, ``seed + 2`` …) retry a canonicalisation
+query that the incremental solver leaves ``unknown``."""
+
+
+def _satisfiable(solver: z3.Solver, cfg: Config) -> Any:
+    """A model of the solver's assertions, or None if they are unsatisfiable. An ``unknown``
+    answer is retried on fresh solvers with other seeds (an incremental solver can get stuck
+    on a query a fresh one answers at once; the answer must not depend on that, or the least
+    model would not be unique). Still ``unknown``: None — the model found is then valid but
+    perhaps not the least one."""
+    answer = solver.check()
+    if answer == z3.sat:
+        return solver.model()
+    if answer == z3.unsat:
+        return None
+    assertions = solver.assertions()
+    for retry in range(1, CANONICAL_RETRIES + 1):
+        fresh = z3.Solver()
+        fresh.set("timeout", cfg.timeout_ms)
+        fresh.set("random_seed", cfg.seed + retry)
+        fresh.add(assertions)
+        answer = fresh.check()
+        if answer == z3.sat:
+            return fresh.model()
+        if answer == z3.unsat:
+            return None
+    return None
 
 
 def _render_choice(shape: Shape, name: str, value: int) -> str:
@@ -786,23 +828,30 @@ class _Outcome:
 
 
 CHUNK = 32
-"""Goals with at least this many conjuncts (the well-formedness bounds: one per count) are
-first refuted :data:`CHUNK` conjuncts at a time (one query for many trivial bounds), with
-:data:`CHUNK_TIMEOUT_MS`; a chunk not refuted so is retried one conjunct at a time."""
+"""A goal's conjuncts are first refuted :data:`CHUNK` at a time (one query for many easy
+conjuncts: the well-formedness bounds, one per count; a per-seat property), with
+:data:`CHUNK_TIMEOUT_MS`; a chunk not refuted so is retried one conjunct at a time. Goals
+in :data:`ONE_AT_A_TIME` with fewer than :data:`CHUNK` conjuncts skip the chunk."""
+ONE_AT_A_TIME = frozenset({"conservation", "round state", "immune seats unaffected"})
+"""Goals whose conjuncts are each hard enough that their disjunction is slower to refute than
+each on its own (measured on the Premium deck at 8 players: ``bench/proofs.py``)."""
 CHUNK_TIMEOUT_MS = 2_000
 
 
-def _prove(solver: z3.Solver, goal: BoolE, known: set[int], timeout_ms: int) -> _Outcome:
+def _prove(
+    solver: z3.Solver, goal: BoolE, known: set[int], timeout_ms: int, separately: bool = True
+) -> _Outcome:
     """Whether the solver's assertions imply ``goal``, one conjunct (or chunk) at a time.
 
     ``Hyp ⇒ c₁ ∧ … ∧ cₘ`` holds iff ``Hyp ∧ ¬cᵢ`` is UNSAT for every ``i``: one small query
     per conjunct instead of one disjunction ``¬c₁ ∨ … ∨ ¬cₘ`` (the solver refutes each far
     faster on its own: ``bench/proofs.py``). A conjunct that is literally one of the
     hypotheses (``known``, by AST identity: e.g. a count the step leaves unchanged) needs no
-    query. Stops at the first conjunct not refuted (``sat`` or ``unknown``)."""
+    query. Unless ``separately``, conjuncts are first refuted :data:`CHUNK` at a time. Stops
+    at the first conjunct not refuted (``sat`` or ``unknown``)."""
     start = time.perf_counter()
     todo = [c for c in conjuncts(goal) if c.get_id() not in known]
-    size = CHUNK if len(todo) >= CHUNK else 1
+    size = CHUNK if len(todo) >= CHUNK or not separately else 1
     for i in range(0, len(todo), size):
         part = todo[i : i + size]
         if len(part) > 1:
@@ -889,7 +938,7 @@ def check_transition(
             )
         return results
     for name, goal in goals:
-        outcome = _prove(solver, goal, known, cfg.timeout_ms)
+        outcome = _prove(solver, goal, known, cfg.timeout_ms, name in ONE_AT_A_TIME)
         seconds = outcome.seconds
         answer, reason = outcome.answer, outcome.reason
         if answer == z3.unsat:

@@ -262,15 +262,15 @@ def count_bonus(s: SymState, seat: int) -> IntE:
     return z3.If(n >= 1, 1, 0) if shape.rules.options.count_bonus == "flat" else n
 
 
-def premium_scores(
-    s: SymState, contender: tuple[BoolE, ...]
-) -> tuple[tuple[BoolE, ...], tuple[IntE, ...], tuple[IntE, ...]]:
-    """The Premium showdown's contenders and hand values: ``(contenders, base, bonus)``.
+def premium_top(s: SymState, contender: tuple[BoolE, ...]) -> tuple[BoolE, ...]:
+    """The highest adjusted hands at a Premium showdown (before the discard-sum tie-break).
 
     Values are doubled so that the Bishop's 7.5 (``bishop_showdown = seven_point_five``, D8)
     is an integer. "The Princess still beats the Bishop" (R16): under
     ``princess_beats_bishop`` a Bishop holder leaves the comparison whenever a Princess is
-    held (D29, BGA's resolution). The Count bonus (R19, D11), doubled, is ``bonus``.
+    held (D29, BGA's resolution). The Count bonus (R19, D11) is added; under ``count_tie =
+    void_bonus`` a top tie involving a bonus is compared again without bonuses ([INF] seed
+    003).
     """
     shape = s.shape
     opts = shape.rules.options
@@ -285,51 +285,40 @@ def premium_scores(
         contender = tuple(
             z3.And(contender[i], z3.Not(z3.And(anyone, s.hand(i)[b] >= 1))) for i in seats
         )
-    bonus = tuple(2 * count_bonus(s, i) for i in seats)
-    return contender, base, bonus
+    bonus = tuple(count_bonus(s, i) for i in seats)
+    top = _best(contender, tuple(v + 2 * n for v, n in zip(base, bonus, strict=True)))
+    if opts.count_tie == "void_bonus":
+        voided = z3.And(
+            count_true(top) > 1, z3.Or([z3.And(t, n > 0) for t, n in zip(top, bonus, strict=True)])
+        )
+        again = _best(contender, base)
+        top = tuple(z3.If(voided, a, t) for a, t in zip(again, top, strict=True))
+    return top
 
 
 def showdown(s: SymState) -> tuple[tuple[BoolE, ...], tuple[BoolE, ...]]:
     """Compare the hands still in the round: ``(winners, tied)`` per seat.
 
-    "The highest value wins" (§1.1.7b), with the Premium adjustments (:func:`premium_scores`;
-    under ``count_tie = void_bonus`` a top tie involving a Count bonus is compared again
-    without bonuses, [INF] seed 003); ties: "the player who discarded the highest total
+    "The highest value wins" (§1.1.7b); ties: "the player who discarded the highest total
     value of cards wins" under ``tie_break = discard_sum`` (R13), then ``residual_tie``:
     all tied players win, or nobody (D3). Under ``princess_always_wins`` the Princess holder
     wins outright (D12).
-
-    Without ``void_bonus`` the comparison and its discard-sum tie-break are one
-    lexicographic comparison of ``value · M + discard sum`` (``M`` exceeds any discard sum:
-    the deck's total value + 1; discard sums are never negative): the same winners, and a
-    single "highest" for the solver to reason about instead of two nested ones.
     """
     shape = s.shape
     opts = shape.rules.options
     seats = shape.seats
     contender = tuple(z3.And(z3.Not(s.out[i]), total(s.hand(i)) >= 1) for i in seats)
-    premium = any(shape.has(c) for c in (G.BISHOP, G.COUNT))
-    if premium:
-        contender, base, bonus = premium_scores(s, contender)
-        score = tuple(v + n for v, n in zip(base, bonus, strict=True))
+    if any(shape.has(c) for c in (G.BISHOP, G.COUNT)):
+        top = premium_top(s, contender)
     else:
-        score = base = tuple(value_of(shape, s.hand(i)) for i in seats)
-    void = premium and opts.count_tie == "void_bonus"
-    sums = tuple(value_of(shape, s.disc(i)) for i in seats)
-    if opts.tie_break == "discard_sum" and not void:
-        m = sum(c * v for c, v in zip(shape.copies, shape.values, strict=True)) + 1
-        top = _best(contender, tuple(v * m + t for v, t in zip(score, sums, strict=True)))
-    else:
-        top = _best(contender, score)
-        if void:
-            voided = z3.And(
-                count_true(top) > 1,
-                z3.Or([z3.And(t, n > 0) for t, n in zip(top, bonus, strict=True)]),
-            )
-            again = _best(contender, base)
-            top = tuple(z3.If(voided, a, t) for a, t in zip(again, top, strict=True))
-        if opts.tie_break == "discard_sum":
-            top = _best(top, sums)
+        value = tuple(value_of(shape, s.hand(i)) for i in seats)
+        top = _best(contender, value)
+    if opts.tie_break == "discard_sum":
+        sums = tuple(value_of(shape, s.disc(i)) for i in seats)
+        best_sum: IntE = z3.IntVal(-1)
+        for i in seats:
+            best_sum = z3.If(z3.And(top[i], sums[i] > best_sum), sums[i], best_sum)
+        top = tuple(z3.And(top[i], sums[i] == best_sum) for i in seats)
     tied = top
     if opts.residual_tie == "nobody":
         alone = count_true(top) == 1

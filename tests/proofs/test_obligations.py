@@ -18,6 +18,7 @@ from loveformal.proofs.obligations import (
     Config,
     NotModelled,
     ObligationResult,
+    _satisfiable,
     check_all,
     check_transition,
     transition_names,
@@ -106,3 +107,25 @@ def test_a_model_without_a_card_is_reported_not_modelled(monkeypatch: pytest.Mon
     assert ("premium", 5) not in configurations("premium", "all")
     with pytest.raises(NotModelled, match="Bishop"):
         check_all(make_ruleset("premium"), 5, CFG)
+
+
+class _StuckSolver:
+    """An incremental solver that answers ``unknown`` (as one stuck on a query does)."""
+
+    def __init__(self, assertions: list[z3.BoolRef]) -> None:
+        self._assertions = assertions
+
+    def check(self) -> z3.CheckSatResult:
+        return z3.unknown
+
+    def assertions(self) -> list[z3.BoolRef]:
+        return self._assertions
+
+
+def test_canonical_query_left_unknown_is_retried_on_a_fresh_solver() -> None:
+    x = z3.Int("x")
+    stuck = _StuckSolver([x >= 3, x <= 3])
+    model = _satisfiable(stuck, CFG)  # z3 is untyped: the stand-in passes for a Solver
+    assert model is not None
+    assert model.eval(x).as_long() == 3
+    assert _satisfiable(_StuckSolver([x >= 3, x <= 2]), CFG) is None
