@@ -50,7 +50,7 @@ from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, State
 
 from .certify import certify
-from .efg import CHANCE, TERMINAL, Game, Infoset
+from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused
 from .endgame import (
     DEFAULT_MAX_NODES,
     Endgame,
@@ -191,13 +191,15 @@ def _root_infoset(eg: Endgame, seat: int) -> Infoset | None:
         return None
     actual = deal_state(state, actual_deal(state))
     key = observation(actual, seat).key
-    try:
-        return eg.game.infosets[eg.game.infoset_index(seat, key)]
-    except KeyError:
+    # A scan by equality, not ``Game.infoset_index``: its table hashes every infoset key (the
+    # events' enum fields are slow to hash), and the root's infosets are numbered first.
+    found = next((i for i in eg.game.infosets if i.player == seat and i.key == key), None)
+    if found is None:
         raise MalformedInput(
             "the position's own deal is not among the consistent deals (its hands contradict "
             "what a seat knows)"
-        ) from None
+        )
+    return found
 
 
 def _root_probs(game: Game) -> dict[int, Fraction]:
@@ -351,7 +353,25 @@ def solve_position(
     full tree. Raises
     :class:`~loveformal.errors.MalformedInput` for a position that cannot be solved and
     :class:`~loveformal.solver.endgame.EndgameTooLarge` above ``max_nodes`` histories.
+    Runs with the garbage collector paused (:func:`~loveformal.solver.efg.gc_paused`).
     """
+    with gc_paused():
+        return _solve_position(
+            state, seat, utility, opponents, max_nodes, prior, pimc, progress, reduce
+        )
+
+
+def _solve_position(
+    state: State,
+    seat: int | None,
+    utility: Utility,
+    opponents: OpponentModel | Mapping[int, Policy] | None,
+    max_nodes: int,
+    prior: Prior | None,
+    pimc: bool,
+    progress: Progress | None,
+    reduce: bool,
+) -> EndgameResult:
     t0 = time.perf_counter()
     players = state.players
     if seat is None:

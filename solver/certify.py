@@ -29,7 +29,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .efg import Game
+from .efg import Game, gc_paused
 from .expectimax import (
     BestResponse,
     Policy,
@@ -69,7 +69,13 @@ class Certificate:
 
 
 def certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Certificate:
-    """Certify ``profile`` (one policy per player) on ``game`` exactly."""
+    """Certify ``profile`` (one policy per player) on ``game`` exactly (with the garbage
+    collector paused: see :func:`~loveformal.solver.efg.gc_paused`)."""
+    with gc_paused():
+        return _certify(game, profile)
+
+
+def _certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Certificate:
     start = time.perf_counter()
     table = _exact_profile(game, _as_mapping(profile))
     values = _root_values(game, table)

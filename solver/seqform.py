@@ -16,12 +16,16 @@ The value is ``max_x min_y xᵀ A y``. Dualising the inner minimisation
     s.t.      Fᵀ q − Aᵀ x ≤ 0          (one row per player-1 sequence)
               E x = e
 
-whose optimum is the game value and whose ``x`` is a maximin realization plan. **Player 1's
-plan is read from the duals** of the ``Fᵀq − Aᵀx ≤ 0`` rows: by LP duality the dual of this LP
-is player 1's LP (``min_{y,p} eᵀp s.t. Eᵀp − Ay ≥ 0, Fy = f, y ≥ 0``) and its optimal ``y`` is
-the vector of those multipliers (HiGHS reports ``∂objective/∂b_ub ≤ 0`` for the ``min −q_0``
-form, so ``y = −marginals``). With ``second_lp=True`` player 1's LP is solved explicitly
-instead, and :attr:`Solution.value_player1_lp` holds its optimum (a check: it must equal
+whose optimum is the game value and whose ``x`` is a maximin realization plan. Player 1's LP
+is the mirror image (``min_{y,p} eᵀp s.t. Eᵀp − Ay ≥ 0, Fy = f, y ≥ 0``) and, by LP duality,
+the dual of player 0's. **Only one of the two is solved** — the one with fewer columns
+(``S_p`` plan entries plus one free multiplier per opponent infoset plus the root), which
+HiGHS's dual simplex solves markedly faster — and **the other plan is read from its duals**:
+the multipliers of its ``≤ 0`` rows (one per opponent sequence). HiGHS reports them as
+``∂objective/∂b_ub ≤ 0`` for the minimisation form (``min −q_0``, resp. ``min p_0``), so the
+plan is ``−duals``. The solve is HiGHS's dual simplex, single-threaded. With
+``second_lp=True`` the other LP is solved explicitly too (its plan replaces the duals), and
+:attr:`Solution.value_player1_lp` holds the optimum of player 1's LP (a check: it must equal
 :attr:`Solution.value` up to solver tolerance).
 
 Numerical care: tiny negative plan entries are clipped to 0; each infoset's behaviour is
@@ -37,13 +41,21 @@ from __future__ import annotations
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any
 
+import highspy
 import numpy as np
 import numpy.typing as npt
 import scipy.optimize
 import scipy.sparse
 
-from .efg import TERMINAL, Game
+from .efg import TERMINAL, Game, gc_paused
+
+_Highs: Any
+try:  # the plain binding: ``highspy.Highs`` prints a banner on stdout (it would break --json)
+    from highspy._core import _Highs
+except ImportError:  # a highspy release without it: scipy's HiGHS (:func:`_linprog`) instead
+    _Highs = None
 
 __all__ = ["Solution", "Strategy", "constraint_matrix", "payoff_matrix", "solve"]
 
@@ -51,6 +63,7 @@ Strategy = dict[Hashable, dict[Hashable, float]]
 """Behaviour strategy of one player: infoset key -> {action label: probability}."""
 FloatArray = npt.NDArray[np.float64]
 UNREACHED = 1e-12
+_INF = highspy.kHighsInf
 
 
 @dataclass(frozen=True)
@@ -58,7 +71,8 @@ class Solution:
     """Result of :func:`solve`."""
 
     value: float
-    """Game value for player 0 (``q_0`` of player 0's LP)."""
+    """Game value for player 0: the optimum of player 0's LP (of player 1's when only that one
+    was solved)."""
     strategies: tuple[Strategy, Strategy]
     """Behaviour strategies of players 0 and 1 (every infoset present)."""
     realization_plans: tuple[FloatArray, FloatArray]
@@ -132,29 +146,76 @@ def constraint_matrix(game: Game, player: int) -> scipy.sparse.csr_matrix:
     return scipy.sparse.coo_matrix((vals, (rows, cols)), shape=shape).tocsr()
 
 
+def _highs(
+    c: FloatArray,
+    a_ub: scipy.sparse.spmatrix,
+    a_eq: scipy.sparse.spmatrix,
+    b_eq: FloatArray,
+    free_from: int,
+    what: str,
+) -> tuple[FloatArray, FloatArray, float]:
+    """Minimise ``cᵀz`` s.t. ``a_ub z ≤ 0``, ``a_eq z = b_eq``, ``z[:free_from] ≥ 0`` (the rest
+    free) with HiGHS's dual simplex, single-threaded; return (solution, the multipliers of
+    the ``a_ub`` rows as ``∂objective/∂b_ub ≤ 0``, objective)."""
+    if _Highs is None:
+        return _linprog(c, a_ub, a_eq, b_eq, free_from, what)
+    matrix = scipy.sparse.vstack([a_ub, a_eq], format="csc")
+    n_ub = a_ub.shape[0]
+    n_rows, n_cols = matrix.shape
+    lp = highspy.HighsLp()
+    lp.num_col_ = n_cols
+    lp.num_row_ = n_rows
+    lp.col_cost_ = c
+    lp.col_lower_ = np.concatenate([np.zeros(free_from), np.full(n_cols - free_from, -_INF)])
+    lp.col_upper_ = np.full(n_cols, _INF)
+    lp.row_lower_ = np.concatenate([np.full(n_ub, -_INF), b_eq])
+    lp.row_upper_ = np.concatenate([np.zeros(n_ub), b_eq])
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.num_col_ = n_cols
+    lp.a_matrix_.num_row_ = n_rows
+    lp.a_matrix_.start_ = matrix.indptr
+    lp.a_matrix_.index_ = matrix.indices
+    lp.a_matrix_.value_ = matrix.data
+    h = _Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("solver", "simplex")
+    h.passModel(lp)
+    h.run()
+    model_status = h.getModelStatus()
+    if model_status == highspy.HighsModelStatus.kOptimal:
+        sol = h.getSolution()
+        z: FloatArray = np.asarray(sol.col_value, dtype=np.float64)
+        duals: FloatArray = np.asarray(sol.row_dual, dtype=np.float64)[:n_ub]
+        return z, duals, float(h.getInfo().objective_function_value)
+    status = h.modelStatusToString(model_status)
+    raise RuntimeError(f"HiGHS failed on {what}: {status}")
+
+
 def _linprog(
     c: FloatArray,
     a_ub: scipy.sparse.spmatrix,
     a_eq: scipy.sparse.spmatrix,
     b_eq: FloatArray,
-    bounds: list[tuple[float | None, float | None]],
+    free_from: int,
     what: str,
 ) -> tuple[FloatArray, FloatArray, float]:
-    """Run HiGHS; return (solution, inequality marginals, objective)."""
+    """:func:`_highs` through ``scipy.optimize.linprog`` (HiGHS's dual simplex too)."""
+    n_cols = a_ub.shape[1]
     res = scipy.optimize.linprog(
         c,
         A_ub=a_ub,
         b_ub=np.zeros(a_ub.shape[0]),
         A_eq=a_eq,
         b_eq=b_eq,
-        bounds=bounds,
-        method="highs",
+        bounds=[(0.0, None)] * free_from + [(None, None)] * (n_cols - free_from),
+        method="highs-ds",
     )
     if res.status != 0:
         raise RuntimeError(f"HiGHS failed on {what}: status {res.status}: {res.message}")
-    sol: FloatArray = np.asarray(res.x, dtype=np.float64)
-    marg: FloatArray = np.asarray(res.ineqlin.marginals, dtype=np.float64)
-    return sol, marg, float(res.fun)
+    z: FloatArray = np.asarray(res.x, dtype=np.float64)
+    duals: FloatArray = np.asarray(res.ineqlin.marginals, dtype=np.float64)
+    return z, duals, float(res.fun)
 
 
 def _behaviour(game: Game, player: int, plan: FloatArray) -> Strategy:
@@ -168,12 +229,41 @@ def _behaviour(game: Game, player: int, plan: FloatArray) -> Strategy:
     return out
 
 
+def _player_lp(
+    own: scipy.sparse.csr_matrix,
+    opp: scipy.sparse.csr_matrix,
+    pay: scipy.sparse.csr_matrix,
+) -> tuple[FloatArray, scipy.sparse.spmatrix, scipy.sparse.spmatrix, FloatArray]:
+    """One player's LP in the form of :func:`_highs`: maximise ``q_0`` over ``(x, q)`` s.t.
+    ``oppᵀ q − payᵀ x ≤ 0``, ``own x = e`` — player 0's LP with ``(E, F, A)``, player 1's with
+    ``(F, E, −Aᵀ)`` (player 1 maximises ``−u_0``). Returns ``(c, a_ub, a_eq, b_eq)``."""
+    n, m_own, m_opp = own.shape[1], own.shape[0], opp.shape[0]
+    c = np.zeros(n + m_opp)
+    c[n] = -1.0
+    a_ub = scipy.sparse.hstack([-pay.T, opp.T], format="csr")
+    a_eq = scipy.sparse.hstack([own, scipy.sparse.csr_matrix((m_own, m_opp))], format="csr")
+    b_eq = np.zeros(m_own)
+    b_eq[0] = 1.0
+    return c, a_ub, a_eq, b_eq
+
+
 def solve(game: Game, *, second_lp: bool = False) -> Solution:
     """Solve a two-player zero-sum game exactly up to LP tolerance (see the module docstring).
 
+    Only one LP is solved: the player whose LP has fewer columns (``S_p`` plan entries plus
+    one free ``q`` per opponent infoset) — HiGHS's dual simplex is then markedly faster;
+    the other plan is read from its duals (``tests/test_seqform_speed.py`` checks both
+    orientations).
+
     Raises ``ValueError`` if the game is not two-player zero-sum, ``RuntimeError`` if HiGHS
-    does not report an optimum.
+    does not report an optimum. Runs with the garbage collector paused (see
+    :func:`~loveformal.solver.efg.gc_paused`).
     """
+    with gc_paused():
+        return _solve(game, second_lp)
+
+
+def _solve(game: Game, second_lp: bool) -> Solution:
     _check(game)
     t0 = time.perf_counter()
     a = payoff_matrix(game)
@@ -181,34 +271,31 @@ def solve(game: Game, *, second_lp: bool = False) -> Solution:
     f = constraint_matrix(game, 1)
     n0, n1 = a.shape
     m0, m1 = e.shape[0], f.shape[0]
-    # Player 0: variables (x, q); minimise -q_0.
-    c0 = np.zeros(n0 + m1)
-    c0[n0] = -1.0
-    a_ub0 = scipy.sparse.hstack([-a.T, f.T], format="csr")
-    a_eq0 = scipy.sparse.hstack([e, scipy.sparse.csr_matrix((m0, m1))], format="csr")
-    b_eq0 = np.zeros(m0)
-    b_eq0[0] = 1.0
-    bounds0: list[tuple[float | None, float | None]] = [(0.0, None)] * n0 + [(None, None)] * m1
+    first = 1 if n1 + m0 < n0 + m1 else 0
+    lps = (lambda: _player_lp(e, f, a), lambda: _player_lp(f, e, -a.T))
+    c, a_ub, a_eq, b_eq = lps[first]()
+    n_first = (n0, n1)[first]
     t1 = time.perf_counter()
-    z0, marg0, obj0 = _linprog(c0, a_ub0, a_eq0, b_eq0, bounds0, "player 0's LP")
-    x = np.clip(z0[:n0], 0.0, None)
-    value = -obj0
-    value1: float | None = None
+    z, marg, obj = _highs(c, a_ub, a_eq, b_eq, n_first, f"player {first}'s LP")
+    plans: list[FloatArray] = [np.empty(0), np.empty(0)]
+    plans[first] = np.clip(z[:n_first], 0.0, None)
+    # Both LPs minimise: player 0's ``−q_0 = −value``, player 1's ``p_0 = value``.
+    lp_value: list[float | None] = [None, None]
+    lp_value[first] = -obj if first == 0 else obj
     if second_lp:
-        # Player 1: variables (y, p); minimise p_0 s.t. A y - E^T p <= 0, F y = f.
-        c1 = np.zeros(n1 + m0)
-        c1[n1] = 1.0
-        a_ub1 = scipy.sparse.hstack([a, -e.T], format="csr")
-        a_eq1 = scipy.sparse.hstack([f, scipy.sparse.csr_matrix((m1, m0))], format="csr")
-        b_eq1 = np.zeros(m1)
-        b_eq1[0] = 1.0
-        bounds1: list[tuple[float | None, float | None]] = [(0.0, None)] * n1 + [(None, None)] * m0
-        z1, _, obj1 = _linprog(c1, a_ub1, a_eq1, b_eq1, bounds1, "player 1's LP")
-        y = np.clip(z1[:n1], 0.0, None)
-        value1 = obj1
+        other = 1 - first
+        c2, a_ub2, a_eq2, b_eq2 = lps[other]()
+        n_other = (n0, n1)[other]
+        z2, _, obj2 = _highs(c2, a_ub2, a_eq2, b_eq2, n_other, f"player {other}'s LP")
+        plans[other] = np.clip(z2[:n_other], 0.0, None)
+        lp_value[other] = -obj2 if other == 0 else obj2
     else:
-        y = np.clip(-marg0, 0.0, None)
+        plans[1 - first] = np.clip(-marg, 0.0, None)
+    value = lp_value[0] if lp_value[0] is not None else lp_value[1]
+    assert value is not None
+    value1 = lp_value[1] if second_lp else None
     t2 = time.perf_counter()
+    x, y = plans
     return Solution(
         value=value,
         strategies=(_behaviour(game, 0, x), _behaviour(game, 1, y)),
