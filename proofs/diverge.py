@@ -63,7 +63,7 @@ from loveformal.proofs.model import (
     total,
 )
 from loveformal.proofs.obligations import INVARIANTS
-from loveformal.proofs.steps import Semantics, deal_constraint, fresh_choice
+from loveformal.proofs.steps import Semantics, Transition, deal_constraint, fresh_choice
 from loveformal.rulebook import load_preset, make_ruleset, option_spec
 from loveformal.ruleset import OPTION_NAMES, Ruleset
 from loveformal.scenarios import check_paths
@@ -134,6 +134,34 @@ def well_formed(s: SymState) -> BoolE:
             parts.append(z3.Implies(s.protected[i], s.disc(i)[shape.k(G.HANDMAID)] >= 1))
         else:
             parts.append(z3.Not(s.protected[i]))
+    parts.append(markers_written(s))
+    return z3.And(parts)
+
+
+def markers_written(s: SymState) -> BoolE:
+    """The Sycophant's mark and the Jester's bet as a scenario can state them (``sycophant``,
+    ``jester``) and the engine accepts them: a marked seat is in the round, after a Sycophant
+    was played; a bet is a Jester's player's (one with a Jester in its discard pile) on
+    another seat — on itself only under ``jester_self``. Without these, a witness could rest on
+    a marker the scenario file cannot carry."""
+    shape = s.shape
+    opts = shape.rules.options
+    parts: list[BoolE] = []
+    bettor, chosen = s.jester_bettor, s.jester_chosen
+    parts.append((bettor == NONE) == (chosen == NONE))
+    if shape.has(G.JESTER):
+        jester = [s.disc(i)[shape.k(G.JESTER)] >= 1 for i in shape.seats]
+        parts.append(z3.Implies(bettor != NONE, select(bettor, jester)))
+        if not opts.jester_self:
+            parts.append(z3.Implies(bettor != NONE, bettor != chosen))
+    if shape.has(G.SYCOPHANT):
+        k = shape.k(G.SYCOPHANT)
+        played = z3.Or([s.disc(i)[k] >= 1 for i in shape.seats])
+        parts.append(
+            z3.Implies(
+                s.sycophant != NONE, z3.And(played, z3.Not(select(s.sycophant, list(s.out))))
+            )
+        )
     return z3.And(parts)
 
 
@@ -204,15 +232,22 @@ def find_witness(a: Ruleset, b: Ruleset, players: int, timeout_ms: int = 60_000)
         mapped = _guess_map(sa, sb, g)
         sub = [(g, mapped)] if mapped is not g else []
 
+        def conv_a(e: Any) -> Any:
+            return e
+
         def conv(e: Any, sub: list[tuple[Any, Any]] = sub) -> Any:
             return z3.substitute(e, *sub) if sub else e
 
-        guard_b = conv(tb.guard)
-        obs_a, obs_b = observable(ta.post), [conv(e) for e in observable(tb.post)]
+        if card is G.PRINCE:
+            conv_a = _picked(ta, engine_pick(sa, pre), conv_a)
+            conv = _picked(tb, engine_pick(sb, pre), conv)
+        guard_a, guard_b = conv_a(ta.guard), conv(tb.guard)
+        obs_a = [conv_a(e) for e in observable(ta.post)]
+        obs_b = [conv(e) for e in observable(tb.post)]
         differs = z3.Or([x != y for x, y in zip(obs_a, obs_b, strict=True)])
         opt = z3.Optimize()
         opt.set("timeout", timeout_ms)
-        opt.add(*base, z3.Or(ta.guard != guard_b, z3.And(ta.guard, guard_b, differs)))
+        opt.add(*base, z3.Or(guard_a != guard_b, z3.And(guard_a, guard_b, differs)))
         opt.minimize(cards_in_play)
         opt.minimize(tokens)
         answer = opt.check()
@@ -236,7 +271,7 @@ def find_witness(a: Ruleset, b: Ruleset, players: int, timeout_ms: int = 60_000)
             card=card,
             target=m.eval(ch.target, model_completion=True).as_long(),
             guess=m.eval(ch.guess, model_completion=True).as_long(),
-            post_a=post(ta.post, ta.guard, lambda e: e),
+            post_a=post(ta.post, guard_a, conv_a),
             post_b=post(tb.post, guard_b, conv),
             target2=m.eval(ch.target2, model_completion=True).as_long(),
             look=m.eval(ch.look, model_completion=True).as_long(),
@@ -245,6 +280,35 @@ def find_witness(a: Ruleset, b: Ruleset, players: int, timeout_ms: int = 60_000)
     if best is None and unknown:
         raise SearchUnknown(f"{a.key} against {b.key}, {players} players")
     return None if best is None else best[1]
+
+
+def engine_pick(shape: Shape, s: SymState) -> Any:
+    """The face-up card a Prince's target takes, as the engine takes it: under
+    ``prince_empty_deck = top_removed``, with the draw pile empty, the first face-up card (a
+    scenario lists them in card order, so the first present kind); otherwise none. The
+    model leaves that pick free (any face-up card); a witness must not rest on a pick the
+    engine would not make."""
+    if shape.rules.options.prince_empty_deck != "top_removed" or not shape.face_up:
+        return z3.IntVal(NONE)
+    first: Any = z3.IntVal(NONE)
+    for k in reversed(range(len(shape.kinds))):
+        first = z3.If(s.faceup[k] >= 1, k, first)
+    return z3.If(total(s.pile) == 0, first, NONE)
+
+
+def _picked(t: Transition, pick: Any, f: Any) -> Any:
+    """``f`` with the step's free face-up pick fixed as the engine makes it: ``pick`` when
+    the guard allows it, else none (the model allows exactly one of the two in each case).
+    Applied to the guard, it gives the step's legality."""
+    kind = t.choice.kind
+    legal_pick = f(z3.substitute(t.guard, (kind, pick)))
+
+    def fixed(e: Any) -> Any:
+        with_pick = f(z3.substitute(e, (kind, pick)))
+        without = f(z3.substitute(e, (kind, z3.IntVal(NONE))))
+        return z3.If(legal_pick, with_pick, without)
+
+    return fixed
 
 
 class _Conv:
@@ -322,6 +386,11 @@ def position_table(pre: Position) -> dict[str, object]:
     tokens = {_seat(i): t for i, t in enumerate(pre.tokens) if t}
     if tokens:
         out["tokens"] = tokens
+    if pre.sycophant != NONE:
+        out["sycophant"] = _seat(pre.sycophant)
+    bettor, chosen = pre.jester
+    if bettor != NONE:
+        out["jester"] = {_seat(bettor): _seat(chosen)}
     return out
 
 
@@ -354,8 +423,12 @@ def expectations(w: Witness, post: Position, shape: Shape) -> dict[str, object]:
     exp["tokens"] = {_seat(i): t for i, t in enumerate(post.tokens)}
     exp["round_over"] = over
     exp["game_over"] = phase == PHASES[GAME_OVER].name
+    # The round's winners are read off the tokens gained: not when other cards give tokens,
+    # nor when the match ends under ``first_awarded`` (the awards stop at the first seat to
+    # reach the threshold; a tied winner after it still won the round).
     bonus = any(shape.has(c) for c in (G.SPY, G.JESTER, G.BISHOP, G.CONSTABLE))
-    if over and not bonus:
+    cut = phase == PHASES[GAME_OVER].name and shape.rules.options.simultaneous_win != "all_win"
+    if over and not bonus and not cut:
         exp["winners"] = [
             _seat(i) for i, (a, b) in enumerate(zip(pre.tokens, post.tokens, strict=True)) if b > a
         ]

@@ -9,10 +9,22 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+import z3
 from typer.testing import CliRunner
 
+from loveformal.cards import Card
 from loveformal.cli import app
-from loveformal.proofs.diverge import Report, diverge, format_rows, toml_value
+from loveformal.proofs.diverge import (
+    Report,
+    diverge,
+    find_witness,
+    format_rows,
+    markers_written,
+    scenario_text,
+    toml_value,
+)
+from loveformal.proofs.model import NONE, Shape, fresh
+from loveformal.rulebook import make_ruleset
 from loveformal.scenarios import check_paths
 
 ROOT = Path(__file__).parent
@@ -102,3 +114,54 @@ def test_diverge_unknown_preset_is_an_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["diverge", "classic", "clasic", "--out", str(tmp_path)])
     assert result.exit_code == 2
     assert "clasic" in result.output
+
+
+def _witness_passes(option: str, value: object, players: int, tmp_path: Path) -> Path:
+    """Find a Premium witness for one option at one player count, write it, check it."""
+    a = make_ruleset("premium")
+    b = make_ruleset("premium", {option: value})
+    w = find_witness(a, b, players)
+    assert w is not None
+    text = scenario_text(
+        option, "premium", "variant", value, w, Shape.of(a, players), Shape.of(b, players)
+    )
+    path = tmp_path / f"diverge-{option}.toml"
+    path.write_text(text, encoding="utf-8")
+    check = check_paths([path])
+    assert check.ok, [r.line() for r in check.results if not r.passed]
+    return path
+
+
+def test_prince_witness_takes_the_face_up_card_the_engine_takes(tmp_path: Path) -> None:
+    """Under ``top_removed`` the model lets a Prince's target take any face-up card; the
+    witness fixes the engine's pick (the first), so the scenario passes on both rulesets."""
+    _witness_passes("prince_empty_deck", "top_removed", 2, tmp_path)
+
+
+def test_first_awarded_witness_does_not_read_round_winners_off_tokens(tmp_path: Path) -> None:
+    """When the match ends under ``first_awarded``, a tied winner after the first gains no
+    token but still won the round: the witness must not claim the round's winners."""
+    path = _witness_passes("simultaneous_win", "all_win", 3, tmp_path)
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    if doc["expect"].get("game_over"):
+        assert "winners" not in doc["expect"]
+
+
+def test_witness_positions_carry_only_markers_a_scenario_can_state() -> None:
+    """A Jester bet is a Jester player's bet on another seat (``jester_self = false``), a
+    Sycophant mark is on a seat in the round after a Sycophant was played — as the scenario
+    file and the engine accept them; positions without them stay allowed."""
+    shape = Shape.of(make_ruleset("premium"), 5)
+    s = fresh(shape)
+    solver = z3.Solver()
+    solver.add(markers_written(s))
+    jester = shape.k(Card.JESTER)
+    for bad in (
+        z3.And(s.jester_bettor == 0, s.jester_chosen == 0),
+        z3.And(s.jester_bettor == 0, s.jester_chosen == 1, s.disc(0)[jester] == 0),
+        z3.And(s.jester_bettor == 0, s.jester_chosen == NONE),
+        z3.And(s.sycophant == 2, s.out[2]),
+    ):
+        assert solver.check(bad) == z3.unsat
+    good = z3.And(s.jester_bettor == 0, s.jester_chosen == 1, s.disc(0)[jester] == 1)
+    assert solver.check(good) == z3.sat
