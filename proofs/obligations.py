@@ -12,9 +12,11 @@ The base case is "``P`` initially": a fresh first-round deal satisfies ``P``.
 
 **How it is checked** (:func:`check_transition`). ``Trans`` is ``s' = post(s, c)`` for
 every variable, so ``s'`` is replaced by ``post`` (an equivalent query without the primed
-variables), and a goal ``P = c₁ ∧ … ∧ cₘ`` is refuted one conjunct at a time on one
-incremental solver (a conjunct that is literally a hypothesis is skipped); a goal that is not
-proved is queried whole for its counterexample. Each query has the configured time-out.
+variables), and a goal ``P = c₁ ∧ … ∧ cₘ`` is refuted on one incremental solver in chunks
+of :data:`CHUNK` conjuncts, a chunk not refuted so one conjunct at a time (the goals in
+:data:`ONE_AT_A_TIME` one conjunct at a time from the start; a conjunct that is literally a
+hypothesis is skipped); a goal that is not proved is queried whole for its counterexample.
+Each query has the configured time-out (a chunk at most :data:`CHUNK_TIMEOUT_MS`).
 
 **Vacuity.** Before its obligations, each transition is checked to *fire*: ``Inv ∧ Guard ∧
 Trans`` must be SAT; otherwise all its obligations are reported ``vacuous`` (a proof about a
@@ -843,12 +845,13 @@ def _prove(
 ) -> _Outcome:
     """Whether the solver's assertions imply ``goal``, one conjunct (or chunk) at a time.
 
-    ``Hyp ⇒ c₁ ∧ … ∧ cₘ`` holds iff ``Hyp ∧ ¬cᵢ`` is UNSAT for every ``i``: one small query
-    per conjunct instead of one disjunction ``¬c₁ ∨ … ∨ ¬cₘ`` (the solver refutes each far
-    faster on its own: ``bench/proofs.py``). A conjunct that is literally one of the
+    ``Hyp ⇒ c₁ ∧ … ∧ cₘ`` holds iff ``Hyp ∧ ¬cᵢ`` is UNSAT for every ``i``. Hard conjuncts
+    (``separately``: the goals of :data:`ONE_AT_A_TIME`) are refuted one query each, far
+    faster than as one disjunction ``¬c₁ ∨ … ∨ ¬cₘ``; easy ones :data:`CHUNK` per query first
+    (``bench/proofs.py``), a chunk not refuted so one at a time. Goals of :data:`CHUNK`
+    conjuncts or more are always chunked first. A conjunct that is literally one of the
     hypotheses (``known``, by AST identity: e.g. a count the step leaves unchanged) needs no
-    query. Unless ``separately``, conjuncts are first refuted :data:`CHUNK` at a time. Stops
-    at the first conjunct not refuted (``sat`` or ``unknown``)."""
+    query. Stops at the first conjunct not refuted (``sat`` or ``unknown``)."""
     start = time.perf_counter()
     todo = [c for c in conjuncts(goal) if c.get_id() not in known]
     size = CHUNK if len(todo) >= CHUNK or not separately else 1
