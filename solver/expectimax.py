@@ -222,6 +222,9 @@ class _Grouped:
             for v in u:
                 util_den = math.lcm(util_den, v.denominator)
         self.denominator = common * util_den
+        self.keys: npt.NDArray[np.int64] | None = None
+        self.values: npt.NDArray[np.int64] | None = None
+        self._sums: dict[tuple[int, ...], list[int]] | None = None
         if self._vectorised(game, terminals, reach, common, utils, distinct, util_den):
             return
         own = game.own_sequence[terminals].tolist()
@@ -241,7 +244,17 @@ class _Grouped:
             else:
                 for i in range(n_players):
                     acc[i] += r * iu[i]
-        self.sums = sums
+        self._sums = sums
+
+    @property
+    def sums(self) -> dict[tuple[int, ...], list[int]]:
+        """Own-sequence tuple -> the exact sums (numerators over :attr:`denominator`)."""
+        if self._sums is None:
+            assert self.keys is not None and self.values is not None
+            self._sums = dict(
+                zip(map(tuple, self.keys.tolist()), self.values.tolist(), strict=True)
+            )
+        return self._sums
 
     def _vectorised(
         self,
@@ -269,10 +282,21 @@ class _Grouped:
         r = np.array(reach, dtype=np.int64)
         values = r[:, None] * np.array(table, dtype=np.int64)[which]
         own = game.own_sequence[np.array(terminals, dtype=np.int64)].astype(np.int64)
-        keys, group = np.unique(own, axis=0, return_inverse=True)
+        # One integer per sequence tuple (mixed radix) when it fits, else rows.
+        radix = [game.num_sequences(p) for p in range(game.num_players)]
+        if math.prod(radix) < 2**62:
+            flat = np.zeros(own.shape[0], dtype=np.int64)
+            for p, size in enumerate(radix):
+                flat = flat * size + own[:, p]
+            uniq, group = np.unique(flat, return_inverse=True)
+            keys = np.empty((uniq.shape[0], len(radix)), dtype=np.int64)
+            for p in range(len(radix) - 1, -1, -1):
+                uniq, keys[:, p] = np.divmod(uniq, radix[p])
+        else:
+            keys, group = np.unique(own, axis=0, return_inverse=True)
         sums = np.zeros((keys.shape[0], game.num_players), dtype=np.int64)
         np.add.at(sums, group.reshape(-1), values)
-        self.sums = dict(zip(map(tuple, keys.tolist()), sums.tolist(), strict=True))
+        self.keys, self.values = keys, sums
         return True
 
 

@@ -326,7 +326,9 @@ def build_levels(
     labels_of_infoset: list[tuple[Hashable, ...]] = []
     next_sequence = [1] * players
     unique_keys: dict[tuple[object, ...], int] = {}
-    forced_parts: list[tuple[int, _Entry, tuple[object, ...], tuple[object, ...], Hashable]] = []
+    # Dominance-forced information sets: their keys are built (and checked unique) only when
+    # the forced table is first read (:func:`~loveformal.solver.endgame.extend_strategy`).
+    forced_parts: list[tuple[int, _Entry, list[int], int, Hashable]] = []
     dominated = 0
 
     chunk_eids: dict[int, tuple[int, ...]] = {}
@@ -485,8 +487,7 @@ def build_levels(
                 dominated += int(counts[g]) - len(kl)
             if g_forced[g]:
                 if int(counts[g]) > 1:
-                    events, bottom = key_parts(e, p, g_chain[g], int(fid[node]))
-                    forced_parts.append((p, e, events, bottom, labels[0]))
+                    forced_parts.append((p, e, g_chain[g], int(fid[node]), labels[0]))
                 continue
             key = infoset_key(e, *key_parts(e, p, g_chain[g], int(fid[node])))
             g_info[g] = len(specs)
@@ -570,7 +571,9 @@ def build_levels(
     game = _freeze(tree, dag, specs, labels_of_infoset, deal_labels, deal_probs, players)
 
     def forced_table() -> dict[tuple[int, Hashable], Hashable]:
-        return {(p, infoset_key(e, ev, b)): a for p, e, ev, b, a in forced_parts}
+        return {
+            (p, infoset_key(e, *key_parts(e, p, chain, f))): a for p, e, chain, f, a in forced_parts
+        }
 
     return LevelBuild(
         game=game, full_histories=full, forced=LazyTable(forced_table), dominated=dominated

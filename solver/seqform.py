@@ -23,8 +23,12 @@ the dual of player 0's. **Only one of the two is solved** — the one with fewer
 HiGHS's dual simplex solves markedly faster — and **the other plan is read from its duals**:
 the multipliers of its ``≤ 0`` rows (one per opponent sequence). HiGHS reports them as
 ``∂objective/∂b_ub ≤ 0`` for the minimisation form (``min −q_0``, resp. ``min p_0``), so the
-plan is ``−duals``. The solve is HiGHS's dual simplex, single-threaded. With
-``second_lp=True`` the other LP is solved explicitly too (its plan replaces the duals), and
+plan is ``−duals``. The solve is HiGHS's dual simplex, single-threaded, by default on a
+growing **restricted game** (:mod:`loveformal.solver.oracle`: the LP over the sequences an
+equilibrium needs, grown until neither player's best response in the whole game gains more
+than ``1e-10``; the whole LP if that loop cannot close the gap); ``restricted=False`` solves
+the whole LP at once. With ``second_lp=True`` (which always solves whole LPs) the other LP
+is solved explicitly too (its plan replaces the duals), and
 :attr:`Solution.value_player1_lp` holds the optimum of player 1's LP (a check: it must equal
 :attr:`Solution.value` up to solver tolerance).
 
@@ -50,6 +54,7 @@ import scipy.optimize
 import scipy.sparse
 
 from .efg import TERMINAL, Game, gc_paused
+from .oracle import solve_restricted
 
 _Highs: Any
 try:  # the plain binding: ``highspy.Highs`` prints a banner on stdout (it would break --json)
@@ -82,7 +87,10 @@ class Solution:
     setup_seconds: float
     """Building the sparse matrices."""
     solve_seconds: float
-    """HiGHS time (both LPs when ``second_lp=True``)."""
+    """HiGHS time (both LPs when ``second_lp=True``), with the restricted games' CFR+ and
+    best responses."""
+    restricted_steps: int = 0
+    """Restricted LPs solved (:mod:`~loveformal.solver.oracle`); 0 when the whole LP was."""
 
 
 def _check(game: Game) -> None:
@@ -108,8 +116,21 @@ def payoff_matrix(game: Game) -> scipy.sparse.csr_matrix:
 
         grouped = _grouped(game)
         den = grouped.denominator
-        pairs = [(k, v[0]) for k, v in grouped.sums.items() if v[0]]
         shape = (game.num_sequences(0), game.num_sequences(1))
+        keys, values = grouped.keys, grouped.values
+        exact_in_floats = (
+            keys is not None
+            and values is not None
+            and den < 2**53
+            and int(np.abs(values[:, 0]).max(initial=0)) < 2**53
+        )
+        if exact_in_floats and keys is not None and values is not None:
+            # Integers below 2**53 are exact in floats: one correctly rounded division.
+            nz = values[:, 0] != 0
+            data = values[nz, 0].astype(np.float64) / float(den)
+            coo = (data, (keys[nz, 0], keys[nz, 1]))
+            return scipy.sparse.coo_matrix(coo, shape=shape).tocsr()
+        pairs = [(k, v[0]) for k, v in grouped.sums.items() if v[0]]
         return scipy.sparse.coo_matrix(
             (
                 np.array([v / den for _, v in pairs], dtype=np.float64),
@@ -176,10 +197,7 @@ def _highs(
     lp.a_matrix_.start_ = matrix.indptr
     lp.a_matrix_.index_ = matrix.indices
     lp.a_matrix_.value_ = matrix.data
-    h = _Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
-    h.setOptionValue("solver", "simplex")
+    h = _new()
     h.passModel(lp)
     h.run()
     model_status = h.getModelStatus()
@@ -190,6 +208,15 @@ def _highs(
         return z, duals, float(h.getInfo().objective_function_value)
     status = h.modelStatusToString(model_status)
     raise RuntimeError(f"HiGHS failed on {what}: {status}")
+
+
+def _new() -> Any:
+    """A quiet, single-threaded HiGHS instance set to its dual simplex."""
+    h = _Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("solver", "simplex")
+    return h
 
 
 def _linprog(
@@ -247,7 +274,7 @@ def _player_lp(
     return c, a_ub, a_eq, b_eq
 
 
-def solve(game: Game, *, second_lp: bool = False) -> Solution:
+def solve(game: Game, *, second_lp: bool = False, restricted: bool = True) -> Solution:
     """Solve a two-player zero-sum game exactly up to LP tolerance (see the module docstring).
 
     Only one LP is solved: the player whose LP has fewer columns (``S_p`` plan entries plus
@@ -260,10 +287,10 @@ def solve(game: Game, *, second_lp: bool = False) -> Solution:
     :func:`~loveformal.solver.efg.gc_paused`).
     """
     with gc_paused():
-        return _solve(game, second_lp)
+        return _solve(game, second_lp, restricted)
 
 
-def _solve(game: Game, second_lp: bool) -> Solution:
+def _solve(game: Game, second_lp: bool, restricted: bool) -> Solution:
     _check(game)
     t0 = time.perf_counter()
     a = payoff_matrix(game)
@@ -276,7 +303,16 @@ def _solve(game: Game, second_lp: bool) -> Solution:
     c, a_ub, a_eq, b_eq = lps[first]()
     n_first = (n0, n1)[first]
     t1 = time.perf_counter()
-    z, marg, obj = _highs(c, a_ub, a_eq, b_eq, n_first, f"player {first}'s LP")
+    got, steps = None, 0
+    if restricted and not second_lp and _Highs is not None:
+        matrix = scipy.sparse.vstack([a_ub, a_eq], format="csr")
+        pay = a if first == 0 else (-a.T).tocsr()
+        own, opp = (e, f) if first == 0 else (f, e)
+        got = solve_restricted(own, opp, pay, matrix, c, highs=_new())
+    if got is not None:
+        z, marg, obj, steps = got.plan, -got.opponent_plan, got.objective, got.steps
+    else:
+        z, marg, obj = _highs(c, a_ub, a_eq, b_eq, n_first, f"player {first}'s LP")
     plans: list[FloatArray] = [np.empty(0), np.empty(0)]
     plans[first] = np.clip(z[:n_first], 0.0, None)
     # Both LPs minimise: player 0's ``−q_0 = −value``, player 1's ``p_0 = value``.
@@ -303,4 +339,5 @@ def _solve(game: Game, second_lp: bool) -> Solution:
         value_player1_lp=value1,
         setup_seconds=(t1 - t0),
         solve_seconds=t2 - t1,
+        restricted_steps=steps,
     )

@@ -84,3 +84,30 @@ def test_scipy_fallback_gives_the_same_equilibrium(
     fallback = solve(game)
     assert abs(fallback.value - direct.value) < 1e-9
     assert certify(game, fallback.strategies).exploitability <= Fraction(1, 10**9)
+
+
+def test_payoff_matrix_from_arrays_equals_the_exact_sums(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The payoff matrix read off the grouped arrays (mixed-radix keys, one float division)
+    is entry for entry the one summed exactly per sequence pair."""
+    from loveformal.notation import parse_position
+    from loveformal.solver.endgame import build_endgame
+    from loveformal.solver.expectimax import _grouped
+
+    text = (
+        "classic 2p r1 start:P1 | P1 Priest d:Guard*2,Handmaid,Guard t0 | P2 Baron,Princess "
+        "d:King,Prince t0 | deck - / Guard,Priest,Baron | aside Prince | up Handmaid,Countess,"
+        "Guard | play P2"
+    )
+    game = build_endgame(parse_position(text), reduce=True).game
+    fast = seqform.payoff_matrix(game)
+    grouped = _grouped(game)
+    assert grouped.keys is not None
+    sums = dict(grouped.sums)
+    monkeypatch.setattr(grouped, "keys", None)
+    slow = seqform.payoff_matrix(game)
+    assert fast.nnz == slow.nnz > 0
+    assert (fast != slow).nnz == 0
+    # The keys decode to the sequence pairs the terminals really have.
+    den = grouped.denominator
+    for (s0, s1), value in zip(zip(*fast.nonzero(), strict=True), fast.data, strict=True):
+        assert value == sums[(int(s0), int(s1))][0] / den

@@ -1,0 +1,161 @@
+"""The LP solved on a growing restricted game (:mod:`loveformal.solver.oracle`): the same
+value and a certified equilibrium as the whole LP, on a restricted game that is really smaller;
+its best responses agree with the exact certificate's; and a loop that cannot grow gives up
+(the whole LP is solved) instead of returning an unproved profile."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+from loveformal.notation import parse_position
+from loveformal.solver import oracle, seqform
+from loveformal.solver.certify import certify
+from loveformal.solver.efg import Game
+from loveformal.solver.endgame import build_endgame
+from loveformal.solver.seqform import constraint_matrix, payoff_matrix, solve
+from tests.solver.games import KUHN_VALUE, kuhn_poker
+from tests.test_seqform_speed import random_game
+
+BOUND = Fraction(1, 10**9)
+# Benchmark positions (bench/solver.py: classic k = 3 seed 3001, k = 4 seed 4001).
+CLASSIC_K3 = (
+    "classic 2p r1 start:P1 | P1 Priest d:Guard*2,Handmaid,Guard t0 | P2 Baron,Princess "
+    "d:King,Prince t0 | deck - / Guard,Priest,Baron | aside Prince | up Handmaid,Countess,Guard "
+    "| play P2"
+)
+
+
+def endgame(text: str) -> Game:
+    return build_endgame(parse_position(text), merge_dead_guesses=True, reduce=True).game
+
+
+def both_ways(game: Game) -> tuple[seqform.Solution, seqform.Solution]:
+    return solve(game, restricted=True), solve(game, restricted=False)
+
+
+def test_kuhn_value_on_the_restricted_game() -> None:
+    sol = solve(kuhn_poker())
+    assert sol.restricted_steps >= 1
+    assert abs(sol.value - float(KUHN_VALUE)) < 1e-12
+    assert certify(kuhn_poker(), sol.strategies).exploitability <= BOUND
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 5])
+def test_random_games_same_value_and_certified(seed: int) -> None:
+    game = random_game(seed, seed % 2)
+    grown, whole = both_ways(game)
+    assert whole.restricted_steps == 0
+    assert abs(grown.value - whole.value) < 1e-9
+    assert certify(game, grown.strategies).exploitability <= BOUND
+
+
+def test_endgame_restricted_game_is_smaller_and_certified(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = endgame(CLASSIC_K3)
+    results: list[oracle.Restricted | None] = []
+    real_solve = oracle.solve_restricted
+
+    def spy(*args: Any, **kwargs: Any) -> oracle.Restricted | None:
+        results.append(real_solve(*args, **kwargs))
+        return results[-1]
+
+    monkeypatch.setattr(seqform, "solve_restricted", spy)
+    grown, whole = both_ways(game)
+    assert abs(grown.value - whole.value) < 1e-9
+    assert certify(game, grown.strategies).exploitability <= BOUND
+    # The loop did real work, on a restricted game that left sequences out.
+    [got] = results
+    assert got is not None and got.steps == grown.restricted_steps >= 1
+    total = sorted((game.num_sequences(0), game.num_sequences(1)))
+    assert got.selected[0] + got.selected[1] < total[0] + total[1]
+    assert got.gap <= oracle.TOLERANCE
+
+
+def _tree_and_matrices(
+    game: Game, player: int
+) -> tuple[oracle.SequenceTree, oracle.SequenceTree, scipy.sparse.csr_matrix]:
+    a = payoff_matrix(game)
+    e, f = constraint_matrix(game, 0), constraint_matrix(game, 1)
+    if player == 0:
+        return oracle.SequenceTree(e), oracle.SequenceTree(f), a
+    return oracle.SequenceTree(f), oracle.SequenceTree(e), (-a.T).tocsr()
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_best_response_values_match_the_exact_certificate(player: int) -> None:
+    """Against the uniform profile, the vectorised best response of each player has the
+    value the exact certificate computes (rational arithmetic, tree walk)."""
+    game = endgame(CLASSIC_K3)
+    own, opp, pay = _tree_and_matrices(game, player)
+    value, reached = own.best_response(pay @ opp.uniform(), maximise=True)
+    uniform = [
+        {i.key: {a: Fraction(1, len(i.actions)) for a in i.actions} for i in game.infosets_of(p)}
+        for p in range(2)
+    ]
+    cert = certify(game, uniform)
+    exact = cert.best_response_values[player]
+    assert abs(value - float(exact)) < 1e-12  # both in the player's own utility
+    # The reached set is a pure plan: one action at each information set it reaches.
+    for r in np.flatnonzero(own.live(reached))[1:]:
+        first, k = int(own.first[r]), int(own.count[r])
+        assert int(reached[first : first + k].sum()) == 1
+
+
+def test_normalised_plan_is_feasible() -> None:
+    game = endgame(CLASSIC_K3)
+    own, _, _ = _tree_and_matrices(game, 0)
+    rng = np.random.default_rng(0)
+    noisy = own.plan_of(own.matched(rng.random(own.sequences))) + 1e-9 * rng.random(own.sequences)
+    plan = own.normalised(noisy)
+    e = constraint_matrix(game, 0)
+    rhs = np.zeros(e.shape[0])
+    rhs[0] = 1.0
+    assert np.abs(e @ plan - rhs).max() < 1e-12
+
+
+def test_a_loop_that_cannot_grow_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted bug: best responses whose reached sequences are never added (their values
+    are right). The gap cannot close, so the loop returns None and solve() falls back to the
+    whole LP: the answer is still a certified equilibrium, never the unproved restricted one."""
+    game = endgame(CLASSIC_K3)
+    real_br = oracle.SequenceTree.best_response
+    results: list[oracle.Restricted | None] = []
+    real_solve = oracle.solve_restricted
+
+    def start(
+        own: oracle.SequenceTree,
+        opp: oracle.SequenceTree,
+        payoff: scipy.sparse.csr_matrix,
+        pay_t: scipy.sparse.csr_matrix,
+    ) -> tuple[oracle.BoolArray, oracle.BoolArray]:
+        # The best responses to uniform play: far from an equilibrium on this position.
+        _, a = real_br(own, payoff @ opp.uniform(), True)
+        _, b = real_br(opp, pay_t @ own.uniform(), False)
+        return a, b
+
+    def blind(
+        self: oracle.SequenceTree, contribution: oracle.FloatArray, maximise: bool
+    ) -> tuple[float, oracle.BoolArray]:
+        value, _ = real_br(self, contribution, maximise)
+        return value, np.zeros(self.sequences, dtype=np.bool_)
+
+    def spy(*args: Any, **kwargs: Any) -> oracle.Restricted | None:
+        results.append(real_solve(*args, **kwargs))
+        return results[-1]
+
+    monkeypatch.setattr(oracle, "_warm_support", start)
+    monkeypatch.setattr(oracle.SequenceTree, "best_response", blind)
+    monkeypatch.setattr(seqform, "solve_restricted", spy)
+    sol = solve(game)
+    assert results == [None]
+    assert sol.restricted_steps == 0
+    monkeypatch.undo()
+    whole = solve(game, restricted=False)
+    assert abs(sol.value - whole.value) < 1e-9
+    assert certify(game, sol.strategies).exploitability <= BOUND
