@@ -4,7 +4,8 @@
   utilities, information sets, optional DAG sharing) into frozen arrays with per-player
   sequences; perfect recall is checked.
 * :mod:`.seqform` — the sequence-form LP of a two-player zero-sum game (HiGHS): value and
-  both players' behaviour strategies.
+  both players' behaviour strategies; :mod:`.oracle` solves it on a growing restricted game
+  (the sequences an equilibrium needs, found from a short CFR+ run and best responses).
 * :mod:`.certify` — exact (``Fraction``) expected values, best responses, NashConv,
   exploitability and the value bracket of any profile.
 * :mod:`.expectimax` — exact N-player evaluation and information-set best response.

@@ -29,9 +29,10 @@ the gap is the exploitability of ``(x, y)`` in the whole game, so the profile is
 ``ε``-equilibrium with ``ε ≤ tol``. (A union of pure plans' reached sets keeps every
 information set whose parent sequence is selected supplied with at least one selected action,
 so every restricted LP is feasible and bounded.) If no sequence can be added while the gap is
-still above ``tol`` (floating-point trouble), :func:`solve_restricted` returns ``None`` and the
-caller solves the whole LP. The exact certificate (:mod:`~loveformal.solver.certify`) checks
-the result in rational arithmetic either way.
+still above ``tol`` (floating-point trouble: the restricted LP is solved once more from scratch
+with tighter tolerances first), or HiGHS reports no optimum, :func:`solve_restricted` returns
+``None`` and the caller solves the whole LP. The exact certificate
+(:mod:`~loveformal.solver.certify`) checks the result in rational arithmetic either way.
 
 The restricted LP is kept in one HiGHS model that grows: new columns first (their entries in
 the rows already there), then new rows (over every column). HiGHS restarts its dual simplex
@@ -240,8 +241,8 @@ def solve_restricted(
     sequences), ``matrix`` the whole LP's constraint matrix ``[a_ub; a_eq]`` (rows: opponent
     sequences, then the LP player's information-set rows; columns: its sequences, then the
     opponent's rows ``q``), ``cost`` its objective (``min``), ``highs`` an empty HiGHS
-    instance. Returns None when the loop cannot close the gap (the caller then solves the
-    whole LP)."""
+    instance. Returns None when the loop cannot close the gap or HiGHS finds no optimum of a
+    restricted LP (the caller then solves the whole LP)."""
     highs.setOptionValue("simplex_dual_edge_weight_strategy", 1)  # devex: see the docstring
     own, opp = SequenceTree(own_constraints), SequenceTree(opp_constraints)
     n_own, n_opp = own.sequences, opp.sequences
@@ -252,7 +253,10 @@ def solve_restricted(
     cold = retried = False
     for step in range(1, MAX_STEPS + 1):
         model.grow(own_sel, own.live(own_sel), opp_sel, opp.live(opp_sel))
-        objective, x, y = model.run(cold)
+        solved = model.run(cold)
+        if solved is None:
+            return None
+        objective, x, y = solved
         cold = False
         x, y = own.normalised(x), opp.normalised(y)
         best_own, own_br = own.best_response(payoff @ y, maximise=True)
@@ -374,7 +378,9 @@ class _Model:
             self.rows = np.concatenate([self.rows, new_rows])
             self.row_in[new_rows] = True
 
-    def run(self, cold: bool) -> tuple[float, FloatArray, FloatArray]:
+    def run(self, cold: bool) -> tuple[float, FloatArray, FloatArray] | None:
+        """Solve the model (from its last basis unless ``cold``): the objective and both
+        plans, or None if HiGHS reports no optimum even from scratch."""
         h = self.h
         if cold:
             h.setOptionValue("primal_feasibility_tolerance", 1e-10)
@@ -384,9 +390,8 @@ class _Model:
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             h.clearSolver()  # a cold restart before giving up
             h.run()
-        status = h.getModelStatus()
-        if status != highspy.HighsModelStatus.kOptimal:
-            raise RuntimeError(f"HiGHS failed on a restricted LP: {h.modelStatusToString(status)}")
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return None
         sol = h.getSolution()
         z = np.asarray(sol.col_value, dtype=np.float64)
         duals = np.asarray(sol.row_dual, dtype=np.float64)

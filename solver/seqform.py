@@ -24,11 +24,12 @@ HiGHS's dual simplex solves markedly faster — and **the other plan is read fro
 the multipliers of its ``≤ 0`` rows (one per opponent sequence). HiGHS reports them as
 ``∂objective/∂b_ub ≤ 0`` for the minimisation form (``min −q_0``, resp. ``min p_0``), so the
 plan is ``−duals``. The solve is HiGHS's dual simplex, single-threaded, by default on a
-growing **restricted game** (:mod:`loveformal.solver.oracle`: the LP over the sequences an
-equilibrium needs, grown until neither player's best response in the whole game gains more
-than ``1e-10``; the whole LP if that loop cannot close the gap); ``restricted=False`` solves
-the whole LP at once. With ``second_lp=True`` (which always solves whole LPs) the other LP
-is solved explicitly too (its plan replaces the duals), and
+growing **restricted game** once the game has :data:`RESTRICT_FROM` sequences or more
+(:mod:`loveformal.solver.oracle`: the LP over the sequences an equilibrium needs, grown until
+neither player's best response in the whole game gains more than ``1e-10``; the whole LP if
+that loop cannot close the gap); ``restricted=False`` solves the whole LP at once. With
+``second_lp=True`` (which always solves whole LPs) the other LP is solved explicitly too (its
+plan replaces the duals), and
 :attr:`Solution.value_player1_lp` holds the optimum of player 1's LP (a check: it must equal
 :attr:`Solution.value` up to solver tolerance).
 
@@ -68,6 +69,9 @@ Strategy = dict[Hashable, dict[Hashable, float]]
 """Behaviour strategy of one player: infoset key -> {action label: probability}."""
 FloatArray = npt.NDArray[np.float64]
 UNREACHED = 1e-12
+RESTRICT_FROM = 4000
+"""Sequences (both players) from which :func:`solve` grows a restricted game; smaller LPs are
+solved whole (a few milliseconds, less than the restricted game's CFR+ start)."""
 _INF = highspy.kHighsInf
 
 
@@ -304,7 +308,7 @@ def _solve(game: Game, second_lp: bool, restricted: bool) -> Solution:
     n_first = (n0, n1)[first]
     t1 = time.perf_counter()
     got, steps = None, 0
-    if restricted and not second_lp and _Highs is not None:
+    if restricted and not second_lp and _Highs is not None and n0 + n1 >= RESTRICT_FROM:
         matrix = scipy.sparse.vstack([a_ub, a_eq], format="csr")
         pay = a if first == 0 else (-a.T).tocsr()
         own, opp = (e, f) if first == 0 else (f, e)

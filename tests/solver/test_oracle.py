@@ -22,6 +22,14 @@ from tests.solver.games import KUHN_VALUE, kuhn_poker
 from tests.test_seqform_speed import random_game
 
 BOUND = Fraction(1, 10**9)
+
+
+@pytest.fixture(autouse=True)
+def restrict_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These games are small: grow a restricted game for them all the same."""
+    monkeypatch.setattr(seqform, "RESTRICT_FROM", 0)
+
+
 # Benchmark positions (bench/solver.py: classic k = 3 seed 3001, k = 4 seed 4001).
 CLASSIC_K3 = (
     "classic 2p r1 start:P1 | P1 Priest d:Guard*2,Handmaid,Guard t0 | P2 Baron,Princess "
@@ -158,4 +166,14 @@ def test_a_loop_that_cannot_grow_gives_up(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.undo()
     whole = solve(game, restricted=False)
     assert abs(sol.value - whole.value) < 1e-9
+    assert certify(game, sol.strategies).exploitability <= BOUND
+
+
+def test_no_optimum_of_a_restricted_lp_falls_back_to_the_whole_lp(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = endgame(CLASSIC_K3)
+    monkeypatch.setattr(oracle._Model, "run", lambda self, cold: None)
+    sol = solve(game)
+    assert sol.restricted_steps == 0
     assert certify(game, sol.strategies).exploitability <= BOUND
