@@ -36,6 +36,10 @@ class EventKind(Enum):
     ROUND_WON = "round_won"  # seat wins the round (public)
     GAME_WON = "game_won"  # seat wins the match (public)
 
+    # Members are singletons: identity hashing is correct and cheaper than Enum's default
+    # (the solver interns millions of event tuples).
+    __hash__ = object.__hash__
+
 
 class Event(NamedTuple):
     """One thing that happened. Fields not used by a kind stay empty."""

@@ -280,10 +280,19 @@ def _tree_float_values(
 
 
 def _win_payoff(game: Game, seat: int) -> list[float]:
+    """Per node: ``seat``'s round-win indicator at terminals (an expectation at collapsed
+    subtrees), else 0. Terminals of one engine node share the indicator tuple, so each is
+    converted to a float once."""
     out = [0.0] * game.num_nodes
+    floats: dict[int, float] = {}
     for n in np.flatnonzero(game.kind == TERMINAL).tolist():
         w = terminal_winners(game, n)
-        out[n] = float(w[seat]) if w is not None else 0.0
+        if w is None:
+            continue
+        f = floats.get(id(w))
+        if f is None:
+            f = floats[id(w)] = float(w[seat])
+        out[n] = f
     return out
 
 

@@ -657,7 +657,7 @@ def tree_game(
         raise ValueError("tree_game needs a tree rooted at node 0")
     if np.any(parent_arr[1:] >= np.arange(1, n_nodes)):
         raise ValueError("tree_game: every parent must come before its children")
-    counts = np.fromiter((len(x) for x in labels), dtype=np.int64, count=n_nodes)
+    counts = np.fromiter(map(len, labels), dtype=np.int64, count=n_nodes)
     child_start = np.zeros(n_nodes + 1, dtype=np.int64)
     np.cumsum(counts, out=child_start[1:])
     n_edges = int(child_start[-1])
@@ -673,40 +673,42 @@ def tree_game(
         and np.array_equal(action_arr[edges].astype(np.int64), edge_index)
     ):
         raise ValueError("tree_game: the children of a node must be its edges 0..k-1")
-    # Chance probabilities (checked once per distinct tuple).
-    checked: set[int] = set()
-    for n in np.flatnonzero(kind_arr == CHANCE).tolist():
+    # Chance probabilities: each distinct tuple checked once and laid out once in ``flat``;
+    # then every chance node's edges are filled from its tuple's slice, all at once.
+    chance_nodes = np.flatnonzero(kind_arr == CHANCE).tolist()
+    group_of: dict[int, int] = {}
+    flat: list[Fraction] = []
+    offsets: list[int] = []
+    sizes: list[int] = []
+    node_group: list[int] = []
+    for n in chance_nodes:
         ps = probs[n]
-        if ps is not None and id(ps) in checked and len(ps) == counts[n]:
-            continue
-        if ps is None or len(ps) != counts[n] or sum(ps) != 1 or min(ps) <= 0:
-            raise ValueError(f"tree_game: chance node {n} has probabilities {ps!r}")
-        checked.add(id(ps))
-    none_run: dict[int, tuple[None, ...]] = {}
-    chance_kind = int(CHANCE)
-    edge_prob_exact: tuple[Fraction | None, ...] = tuple(
-        itertools.chain.from_iterable(
-            ps if k == chance_kind and ps is not None else none_run.setdefault(c, (None,) * c)
-            for k, ps, c in zip(kind_arr.tolist(), probs, counts.tolist(), strict=True)
-        )
-    )
-    # Floats converted once per distinct probability tuple.
-    float_rows: dict[int, tuple[float, ...]] = {}
-    nan_run: dict[int, tuple[float, ...]] = {}
-    float_per_node: list[tuple[float, ...]] = []
-    for k, ps, c in zip(kind_arr.tolist(), probs, counts.tolist(), strict=True):
-        if k == chance_kind and ps is not None:
-            row = float_rows.get(id(ps))
-            if row is None:
-                row = float_rows[id(ps)] = tuple(float(p) for p in ps)
-        else:
-            row = nan_run.setdefault(c, (np.nan,) * c)
-        float_per_node.append(row)
-    edge_prob = np.fromiter(
-        itertools.chain.from_iterable(float_per_node),
-        dtype=np.float64,
-        count=len(edge_prob_exact),
-    )
+        g = group_of.get(id(ps))
+        if g is None:
+            if ps is None or sum(ps) != 1 or min(ps) <= 0:
+                raise ValueError(f"tree_game: chance node {n} has probabilities {ps!r}")
+            g = group_of[id(ps)] = len(offsets)
+            offsets.append(len(flat))
+            sizes.append(len(ps))
+            flat.extend(ps)
+        node_group.append(g)
+    holders = np.array(chance_nodes, dtype=np.int64)
+    ng = np.array(node_group, dtype=np.int64)
+    k = np.array(sizes, dtype=np.int64)[ng]
+    wrong = np.flatnonzero(counts[holders] != k)
+    if wrong.size:
+        bad = int(holders[wrong[0]])
+        raise ValueError(f"tree_game: chance node {bad} has probabilities {probs[bad]!r}")
+    ramp = np.arange(int(k.sum()), dtype=np.int64) - np.repeat(np.cumsum(k) - k, k)
+    slots = np.repeat(child_start[holders], k) + ramp
+    source = np.repeat(np.array(offsets, dtype=np.int64)[ng], k) + ramp
+    edge_prob = np.full(n_edges, np.nan, dtype=np.float64)
+    edge_prob[slots] = np.array([float(p) for p in flat], dtype=np.float64)[source]
+    flat_exact = np.empty(len(flat), dtype=object)
+    flat_exact[:] = flat
+    exact_arr = np.full(n_edges, None, dtype=object)
+    exact_arr[slots] = flat_exact[source]
+    edge_prob_exact: tuple[Fraction | None, ...] = tuple(exact_arr.tolist())
     # Own sequences and perfect recall.
     n_inf = len(infosets)
     info_player = np.array([i.player for i in infosets], dtype=np.int32).reshape(n_inf)
@@ -778,23 +780,24 @@ def tree_game(
         raise ValueError("tree_game: terminals have no children, other nodes have some")
     row_ids: dict[int, int] = {}
     table: list[list[float]] = [[0.0] * n_players]
-    rows_of: list[int] = [0] * n_nodes
-    is_terminal = terminals.tolist()
-    for n, u in enumerate(utility):
+    row_of = np.zeros(n_nodes, dtype=np.int64)
+    terminal_nodes = np.flatnonzero(terminals).tolist()
+    if len(utility) - list(utility).count(None) != len(terminal_nodes):
+        bad = next(n for n, u in enumerate(utility) if (u is None) == bool(terminals[n]))
+        if terminals[bad]:
+            raise ValueError(f"tree_game: terminal {bad} has no utility")
+        raise ValueError("tree_game: only terminals have utilities")
+    for n in terminal_nodes:
+        u = utility[n]
         if u is None:
-            if is_terminal[n]:
-                raise ValueError(f"tree_game: terminal {n} has no utility")
-            continue
+            raise ValueError(f"tree_game: terminal {n} has no utility")
         r = row_ids.get(id(u))
         if r is None:
-            if len(u) != n_players or not is_terminal[n] or not all(type(x) is Fraction for x in u):
+            if len(u) != n_players or not all(type(x) is Fraction for x in u):
                 raise ValueError(f"tree_game: node {n} has a bad utility {u!r}")
             r = row_ids[id(u)] = len(table)
             table.append([float(x) for x in u])
-        rows_of[n] = r
-    row_of = np.array(rows_of, dtype=np.int64)
-    if np.any(row_of[~terminals] != 0):
-        raise ValueError("tree_game: only terminals have utilities")
+        row_of[n] = r
     utility_arr = np.asarray(table, dtype=np.float64)[row_of]
     utility_exact = tuple(utility)
     num_parents = np.ones(n_nodes, dtype=np.int32)

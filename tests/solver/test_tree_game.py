@@ -1,0 +1,66 @@
+""":func:`~loveformal.solver.efg.tree_game` checks what big builders declare: a tiny tree
+frozen correctly, and each malformed declaration refused with a message naming the node."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from fractions import Fraction as F
+from typing import Any
+
+import numpy as np
+import pytest
+
+from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, InfosetSpec, tree_game
+
+T, D, C = int(TERMINAL), int(DECISION), int(CHANCE)
+HALF = (F(1, 2), F(1, 2))
+WIN, LOSS, TIE = (F(1), F(-1)), (F(-1), F(1)), (F(0), F(0))
+
+
+def declaration() -> dict[str, Any]:
+    """A fair coin, then player 0 picks a or b without seeing it."""
+    acts: tuple[Hashable, ...] = ("a", "b")
+    return {
+        "kind": [C, D, D, T, T, T, T],
+        "player": [-1, 0, 0, -1, -1, -1, -1],
+        "infoset": [-1, 0, 0, -1, -1, -1, -1],
+        "parent": [-1, 0, 0, 1, 1, 2, 2],
+        "action": [-1, 0, 1, 0, 1, 0, 1],
+        "labels": [("h", "t"), acts, acts, (), (), (), ()],
+        "probs": [HALF, None, None, None, None, None, None],
+        "utility": [None, None, None, WIN, LOSS, TIE, WIN],
+        "node_key": list(range(7)),
+        "own_sequence": [(0, 0), (0, 0), (0, 0), (1, 0), (2, 0), (1, 0), (2, 0)],
+        "infosets": [InfosetSpec(0, "I", acts, 0, 1)],
+    }
+
+
+def test_a_well_declared_tree_is_frozen() -> None:
+    game = tree_game(2, **declaration())
+    assert game.num_nodes == 7
+    assert list(game.edge_prob_exact) == [F(1, 2), F(1, 2), None, None, None, None]
+    assert np.isnan(game.edge_prob[2:]).all()
+    assert list(game.edge_prob[:2]) == [0.5, 0.5]
+    assert game.utility_exact[6] == WIN
+    assert game.utility[4].tolist() == [-1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("field", "node", "value", "message"),
+    [
+        ("probs", 0, (F(1, 2), F(1, 3)), "chance node 0 has probabilities"),
+        ("probs", 0, (F(1),), "chance node 0 has probabilities"),
+        ("probs", 0, None, "chance node 0 has probabilities"),
+        ("utility", 3, None, "terminal 3 has no utility"),
+        ("utility", 1, TIE, "only terminals have utilities"),
+        ("utility", 3, (1.0, -1.0), "node 3 has a bad utility"),
+        ("utility", 3, (F(1),), "node 3 has a bad utility"),
+    ],
+)
+def test_malformed_declarations_are_refused(
+    field: str, node: int, value: object, message: str
+) -> None:
+    decl = declaration()
+    decl[field][node] = value
+    with pytest.raises(ValueError, match=message):
+        tree_game(2, **decl)
