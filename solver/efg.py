@@ -676,24 +676,25 @@ def tree_game(
     # Chance probabilities: each distinct tuple checked once and laid out once in ``flat``;
     # then every chance node's edges are filled from its tuple's slice, all at once.
     chance_nodes = np.flatnonzero(kind_arr == CHANCE).tolist()
-    group_of: dict[int, int] = {}
+    held = [probs[n] for n in chance_nodes]
+    _, first_of, inverse = np.unique(
+        np.fromiter(map(id, held), dtype=np.uint64, count=len(held)),
+        return_index=True,
+        return_inverse=True,
+    )
     flat: list[Fraction] = []
     offsets: list[int] = []
     sizes: list[int] = []
-    node_group: list[int] = []
-    for n in chance_nodes:
-        ps = probs[n]
-        g = group_of.get(id(ps))
-        if g is None:
-            if ps is None or sum(ps) != 1 or min(ps) <= 0:
-                raise ValueError(f"tree_game: chance node {n} has probabilities {ps!r}")
-            g = group_of[id(ps)] = len(offsets)
-            offsets.append(len(flat))
-            sizes.append(len(ps))
-            flat.extend(ps)
-        node_group.append(g)
+    for i in first_of.tolist():
+        ps = held[i]
+        if ps is None or sum(ps) != 1 or min(ps) <= 0:
+            raise ValueError(f"tree_game: chance node {chance_nodes[i]} has probabilities {ps!r}")
+        offsets.append(len(flat))
+        sizes.append(len(ps))
+        flat.extend(ps)
+    node_group = inverse.reshape(-1)
     holders = np.array(chance_nodes, dtype=np.int64)
-    ng = np.array(node_group, dtype=np.int64)
+    ng = node_group.astype(np.int64)
     k = np.array(sizes, dtype=np.int64)[ng]
     wrong = np.flatnonzero(counts[holders] != k)
     if wrong.size:
@@ -778,7 +779,6 @@ def tree_game(
     terminals = kind_arr == TERMINAL
     if np.any(counts[terminals] != 0) or np.any(counts[~terminals] == 0):
         raise ValueError("tree_game: terminals have no children, other nodes have some")
-    row_ids: dict[int, int] = {}
     table: list[list[float]] = [[0.0] * n_players]
     row_of = np.zeros(n_nodes, dtype=np.int64)
     terminal_nodes = np.flatnonzero(terminals).tolist()
@@ -787,17 +787,20 @@ def tree_game(
         if terminals[bad]:
             raise ValueError(f"tree_game: terminal {bad} has no utility")
         raise ValueError("tree_game: only terminals have utilities")
-    for n in terminal_nodes:
-        u = utility[n]
+    at_terminals = [utility[n] for n in terminal_nodes]
+    _, first_of, inverse = np.unique(
+        np.fromiter(map(id, at_terminals), dtype=np.uint64, count=len(at_terminals)),
+        return_index=True,
+        return_inverse=True,
+    )
+    for i in first_of.tolist():
+        u = at_terminals[i]
         if u is None:
-            raise ValueError(f"tree_game: terminal {n} has no utility")
-        r = row_ids.get(id(u))
-        if r is None:
-            if len(u) != n_players or not all(type(x) is Fraction for x in u):
-                raise ValueError(f"tree_game: node {n} has a bad utility {u!r}")
-            r = row_ids[id(u)] = len(table)
-            table.append([float(x) for x in u])
-        row_of[n] = r
+            raise ValueError(f"tree_game: terminal {terminal_nodes[i]} has no utility")
+        if len(u) != n_players or not all(type(x) is Fraction for x in u):
+            raise ValueError(f"tree_game: node {terminal_nodes[i]} has a bad utility {u!r}")
+        table.append([float(x) for x in u])
+    row_of[np.array(terminal_nodes, dtype=np.int64)] = 1 + inverse.reshape(-1)
     utility_arr = np.asarray(table, dtype=np.float64)[row_of]
     utility_exact = tuple(utility)
     num_parents = np.ones(n_nodes, dtype=np.int32)

@@ -604,27 +604,28 @@ def _freeze(
     player = np.full(n, -1, dtype=np.int64)
     labels[0] = deal_labels
     probs[0] = deal_probs
-    kinds = kind.tolist()
-    ents = entry.tolist()
-    infos = infoset.tolist()
-    count = 0
-    for i in range(1, n):
-        k = kinds[i]
-        x = ents[i]
-        if k == TERMINAL:
-            count += 1
-            u = dag.expect[x]
-            w = dag.win[x]
-            assert u is not None and w is not None
-            utility[i] = u
-            node_key[i] = (_TERMINAL_KEY, count, w)
-        elif k == CHANCE:
-            e = entries[x]
-            labels[i] = e.labels
-            probs[i] = e.probs
-        else:
-            labels[i] = labels_of_infoset[infos[i]]
-            player[i] = entries[x].player
+    # Terminals: the expected utilities and win indicators of their engine node, numbered in
+    # node order (node keys are unique).
+    terminals = np.flatnonzero(kind == TERMINAL)
+    t_ent = entry[terminals].tolist()
+    expect, win = dag.expect, dag.win
+    if any(expect[x] is None or win[x] is None for x in set(t_ent)):
+        raise AssertionError("a terminal of the reduced game has no expected utility")
+    for count, (i, x) in enumerate(zip(terminals.tolist(), t_ent, strict=True), 1):
+        utility[i] = expect[x]
+        node_key[i] = (_TERMINAL_KEY, count, win[x])
+    # Chance nodes below the root: their engine node's outcomes.
+    chance = np.flatnonzero(kind == CHANCE)
+    chance = chance[chance > 0]
+    for i, x in zip(chance.tolist(), entry[chance].tolist(), strict=True):
+        e = entries[x]
+        labels[i] = e.labels
+        probs[i] = e.probs
+    # Decisions: their information set's actions, and the acting seat.
+    decisions = np.flatnonzero(kind == DECISION)
+    for i, j in zip(decisions.tolist(), infoset[decisions].tolist(), strict=True):
+        labels[i] = labels_of_infoset[j]
+    player[decisions] = dag.player[entry[decisions]]
     return tree_game(
         players,
         kind=kind,

@@ -292,16 +292,19 @@ def _warm_support(
     linear averaging) in sequence form, plus both players' best responses to its average.
     Any start is sound (the loop only grows it); a good one saves restricted LPs."""
     q_own, q_opp = np.zeros(own.sequences), np.zeros(opp.sequences)
-    x, y = own.uniform(), opp.uniform()
-    sum_x, sum_y = np.zeros_like(x), np.zeros_like(y)
+    b_own, b_opp = own.matched(q_own), opp.matched(q_opp)  # uniform behaviour
+    y = opp.plan_of(b_opp)
+    sum_x, sum_y = np.zeros(own.sequences), np.zeros(opp.sequences)
     for t in range(1, WARM_ITERATIONS + 1):
-        _, r = own.counterfactual(payoff @ y, own.matched(q_own))
+        _, r = own.counterfactual(payoff @ y, b_own)
         q_own = np.maximum(q_own + r, 0.0)
-        x = own.plan_of(own.matched(q_own))
+        b_own = own.matched(q_own)
+        x = own.plan_of(b_own)
         sum_x += t * x
-        _, r = opp.counterfactual(-(pay_t @ x), opp.matched(q_opp))
+        _, r = opp.counterfactual(-(pay_t @ x), b_opp)
         q_opp = np.maximum(q_opp + r, 0.0)
-        y = opp.plan_of(opp.matched(q_opp))
+        b_opp = opp.matched(q_opp)
+        y = opp.plan_of(b_opp)
         sum_y += t * y
     avg_x, avg_y = sum_x / sum_x[0], sum_y / sum_y[0]
     _, own_br = own.best_response(payoff @ avg_y, maximise=True)
