@@ -64,6 +64,7 @@ from .endgame import (
     terminal_winners,
 )
 from .expectimax import Policy, best_response, exact_policy
+from .oracle import StepProgress
 from .pimc import perfect_information_values
 from .seqform import solve
 
@@ -349,6 +350,7 @@ def solve_position(
     pimc: bool = True,
     progress: Progress | None = None,
     reduce: bool = False,
+    lp_progress: StepProgress | None = None,
 ) -> EndgameResult:
     """Solve the rest of the round from ``state`` for ``seat`` (default: the seat to act).
 
@@ -362,11 +364,13 @@ def solve_position(
     full tree. Raises
     :class:`~loveformal.errors.MalformedInput` for a position that cannot be solved and
     :class:`~loveformal.solver.endgame.EndgameTooLarge` above ``max_nodes`` histories.
-    Runs with the garbage collector paused (:func:`~loveformal.solver.efg.gc_paused`).
+    ``progress`` hears of the build, ``lp_progress`` of each restricted LP of the equilibrium
+    (:func:`~loveformal.solver.seqform.solve`). Runs with the garbage collector paused
+    (:func:`~loveformal.solver.efg.gc_paused`).
     """
     with gc_paused():
         return _solve_position(
-            state, seat, utility, opponents, max_nodes, prior, pimc, progress, reduce
+            state, seat, utility, opponents, max_nodes, prior, pimc, progress, reduce, lp_progress
         )
 
 
@@ -380,6 +384,7 @@ def _solve_position(
     pimc: bool,
     progress: Progress | None,
     reduce: bool,
+    lp_progress: StepProgress | None,
 ) -> EndgameResult:
     t0 = time.perf_counter()
     players = state.players
@@ -431,7 +436,7 @@ def _solve_position(
             "value, and its equilibrium is one of the full game)"
         )
     if equilibrium:
-        result = _equilibrium(eg, seat, info, root_p, seconds, pimc)
+        result = _equilibrium(eg, seat, info, root_p, seconds, pimc, lp_progress)
         method = "sequence-form LP (HiGHS) + exact certificate"
         opp_text = None
     else:
@@ -484,11 +489,12 @@ def _equilibrium(
     root_p: Mapping[int, Fraction],
     seconds: dict[str, float],
     with_pimc: bool,
+    lp_progress: StepProgress | None,
 ) -> _Outcome:
     game = eg.game
     sign = 1 if seat == 0 else -1
     t = time.perf_counter()
-    sol = solve(game)
+    sol = solve(game, on_step=lp_progress)
     seconds["lp"] = time.perf_counter() - t
     t = time.perf_counter()
     cert = certify(game, sol.strategies)

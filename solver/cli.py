@@ -197,6 +197,16 @@ def solve_command(
                     err=True,
                 )
 
+        def lp_progress(step: int, gap: float, selected: tuple[int, int]) -> None:
+            now = time.perf_counter()
+            if now - last[0] >= 2.0:
+                last[0] = now
+                typer.echo(
+                    f"LP: restricted game {step}, {sum(selected):,} sequences, best-response "
+                    f"gap {gap:.1e} ({now - started:.0f} s)",
+                    err=True,
+                )
+
         result = solve_position(
             state,
             seat=seat_index,
@@ -206,6 +216,7 @@ def solve_command(
             pimc=not no_pimc,
             progress=progress,
             reduce=reduce,
+            lp_progress=lp_progress,
         )
     except (LoveformalError, ValueError) as exc:
         raise _fail(str(exc)) from None

@@ -45,6 +45,7 @@ to uniform play took 30 restricted LPs and 8–11 s; from the CFR+ support, 0.9 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +54,7 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse
 
-__all__ = ["Restricted", "SequenceTree", "solve_restricted"]
+__all__ = ["Restricted", "SequenceTree", "StepProgress", "solve_restricted"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -61,6 +62,8 @@ BoolArray = npt.NDArray[np.bool_]
 _INF = highspy.kHighsInf
 UNREACHED = 1e-12
 """Plan mass below which an information set counts as unreached (as in ``seqform``)."""
+StepProgress = Callable[[int, float, tuple[int, int]], None]
+"""``on_step(step, gap, (own sequences, opponent sequences selected))``."""
 TOLERANCE = 1e-10
 """Largest gap (exploitability, in utility units) at which the loop stops."""
 MAX_STEPS = 500
@@ -234,6 +237,7 @@ def solve_restricted(
     *,
     highs: Any,
     tol: float = TOLERANCE,
+    on_step: StepProgress | None = None,
 ) -> Restricted | None:
     """Solve one player's LP of :func:`~loveformal.solver.seqform._player_lp` by growing a
     restricted game (module docstring). The constraint matrices are the LP player's and its
@@ -241,8 +245,9 @@ def solve_restricted(
     sequences), ``matrix`` the whole LP's constraint matrix ``[a_ub; a_eq]`` (rows: opponent
     sequences, then the LP player's information-set rows; columns: its sequences, then the
     opponent's rows ``q``), ``cost`` its objective (``min``), ``highs`` an empty HiGHS
-    instance. Returns None when the loop cannot close the gap or HiGHS finds no optimum of a
-    restricted LP (the caller then solves the whole LP)."""
+    instance; ``on_step`` is told each step's number, gap and selected sequences. Returns None
+    when the loop cannot close the gap or HiGHS finds no optimum of a restricted LP (the caller
+    then solves the whole LP)."""
     highs.setOptionValue("simplex_dual_edge_weight_strategy", 1)  # devex: see the docstring
     own, opp = SequenceTree(own_constraints), SequenceTree(opp_constraints)
     n_own, n_opp = own.sequences, opp.sequences
@@ -262,6 +267,8 @@ def solve_restricted(
         best_own, own_br = own.best_response(payoff @ y, maximise=True)
         best_opp, opp_br = opp.best_response(pay_t @ x, maximise=False)
         gap = best_own - best_opp
+        if on_step is not None:
+            on_step(step, gap, model.selected())
         if gap <= tol:
             return Restricted(objective, x, y, max(gap, 0.0), step, model.selected())
         if not ((own_br & ~own_sel).any() or (opp_br & ~opp_sel).any()):

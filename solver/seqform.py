@@ -55,7 +55,7 @@ import scipy.optimize
 import scipy.sparse
 
 from .efg import TERMINAL, Game, gc_paused
-from .oracle import solve_restricted
+from .oracle import StepProgress, solve_restricted
 
 _Highs: Any
 try:  # the plain binding: ``highspy.Highs`` prints a banner on stdout (it would break --json)
@@ -250,13 +250,26 @@ def _linprog(
 
 
 def _behaviour(game: Game, player: int, plan: FloatArray) -> Strategy:
+    """Each infoset's ``x(I, a) / Σ_b x(I, b)`` (uniform at or below :data:`UNREACHED`),
+    computed for all infosets at once."""
+    infos = game.infosets_of(player)
+    if not infos:
+        return {}
+    first = np.array([i.first_sequence for i in infos], dtype=np.int64)
+    count = np.array([len(i.actions) for i in infos], dtype=np.int64)
+    starts = np.cumsum(count) - count
+    seqs = np.repeat(first, count) + np.arange(int(count.sum())) - np.repeat(starts, count)
+    mass = plan[seqs]
+    total = np.repeat(np.add.reduceat(mass, starts), count)
+    reached = total > UNREACHED
+    probs = np.where(reached, mass / np.where(reached, total, 1.0), 1.0 / np.repeat(count, count))
+    flat = probs.tolist()
     out: Strategy = {}
-    for info in game.infosets_of(player):
+    at = 0
+    for info in infos:
         k = len(info.actions)
-        mass = plan[info.first_sequence : info.first_sequence + k]
-        total = float(mass.sum())
-        probs = [float(m) / total for m in mass] if total > UNREACHED else [1.0 / k] * k
-        out[info.key] = dict(zip(info.actions, probs, strict=True))
+        out[info.key] = dict(zip(info.actions, flat[at : at + k], strict=True))
+        at += k
     return out
 
 
@@ -278,23 +291,31 @@ def _player_lp(
     return c, a_ub, a_eq, b_eq
 
 
-def solve(game: Game, *, second_lp: bool = False, restricted: bool = True) -> Solution:
+def solve(
+    game: Game,
+    *,
+    second_lp: bool = False,
+    restricted: bool = True,
+    on_step: StepProgress | None = None,
+) -> Solution:
     """Solve a two-player zero-sum game exactly up to LP tolerance (see the module docstring).
 
     Only one LP is solved: the player whose LP has fewer columns (``S_p`` plan entries plus
     one free ``q`` per opponent infoset) — HiGHS's dual simplex is then markedly faster;
     the other plan is read from its duals (``tests/test_seqform_speed.py`` checks both
-    orientations).
+    orientations). With ``restricted`` (the default) it is grown on a restricted game
+    (:mod:`~loveformal.solver.oracle`) once the game has :data:`RESTRICT_FROM` sequences;
+    ``on_step`` then hears of every restricted LP (step, gap, sequences selected).
 
     Raises ``ValueError`` if the game is not two-player zero-sum, ``RuntimeError`` if HiGHS
     does not report an optimum. Runs with the garbage collector paused (see
     :func:`~loveformal.solver.efg.gc_paused`).
     """
     with gc_paused():
-        return _solve(game, second_lp, restricted)
+        return _solve(game, second_lp, restricted, on_step)
 
 
-def _solve(game: Game, second_lp: bool, restricted: bool) -> Solution:
+def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress | None) -> Solution:
     _check(game)
     t0 = time.perf_counter()
     a = payoff_matrix(game)
@@ -312,7 +333,7 @@ def _solve(game: Game, second_lp: bool, restricted: bool) -> Solution:
         matrix = scipy.sparse.vstack([a_ub, a_eq], format="csr")
         pay = a if first == 0 else (-a.T).tocsr()
         own, opp = (e, f) if first == 0 else (f, e)
-        got = solve_restricted(own, opp, pay, matrix, c, highs=_new())
+        got = solve_restricted(own, opp, pay, matrix, c, highs=_new(), on_step=on_step)
     if got is not None:
         z, marg, obj, steps = got.plan, -got.opponent_plan, got.objective, got.steps
     else:

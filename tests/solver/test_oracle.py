@@ -5,6 +5,7 @@ its best responses agree with the exact certificate's; and a loop that cannot gr
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from typing import Any
 
@@ -177,3 +178,19 @@ def test_no_optimum_of_a_restricted_lp_falls_back_to_the_whole_lp(
     sol = solve(game)
     assert sol.restricted_steps == 0
     assert certify(game, sol.strategies).exploitability <= BOUND
+
+
+def test_solve_position_reports_each_restricted_lp() -> None:
+    from loveformal.solver.analysis import solve_position
+
+    steps: list[tuple[int, float, tuple[int, int]]] = []
+    result = solve_position(
+        parse_position(CLASSIC_K3),
+        reduce=True,
+        pimc=False,
+        lp_progress=lambda step, gap, sel: steps.append((step, gap, sel)),
+    )
+    assert [s for s, _, _ in steps] == list(range(1, len(steps) + 1))
+    assert steps[-1][1] <= oracle.TOLERANCE < steps[0][1] or len(steps) == 1
+    assert all(a[2][0] <= b[2][0] and a[2][1] <= b[2][1] for a, b in itertools.pairwise(steps))
+    assert result.exploitability is not None and result.exploitability <= BOUND
