@@ -2,8 +2,8 @@
 
 The LP of :mod:`loveformal.solver.seqform` has a column per sequence of one player and a row
 per sequence of the other. On a Love Letter endgame most of them are irrelevant: an equilibrium
-uses a small part of each player's tree (a classic endgame with 5 cards left: 25 k of 78 k and
-29 k of 104 k sequences), and HiGHS's dual simplex spends most of its time on the rest. So the
+uses a small part of each player's tree (a classic endgame with 5 cards left: 38 k of 104 k and
+29 k of 78 k sequences), and HiGHS's dual simplex spends most of its time on the rest. So the
 LP is solved on a **restricted game** that only grows:
 
 1. Start from the support of a short run of CFR+ (:data:`WARM_ITERATIONS` iterations in
@@ -19,14 +19,15 @@ LP is solved on a **restricted game** that only grows:
    are limited to the selected actions; the restricted equilibrium is ``(x, y)``, ``y`` read
    from the duals as in :mod:`~loveformal.solver.seqform`.
 3. Compute both players' pure best responses to ``(x, y)`` **in the whole game** (floats,
-   bottom-up over each player's information sets). If the maximiser gains at most ``tol``
-   over the minimiser's best response (the *gap* ``BR_0(y) − BR_1(x)``, the profile's
-   exploitability), ``(x, y)`` is an equilibrium of the whole game up to ``tol``: stop.
+   bottom-up over each player's information sets). If the maximiser's best response gets at
+   most ``tol`` more than the minimiser's concedes (the *gap* ``BR_0(y) − BR_1(x)``: the
+   width of the value bracket, twice the exploitability), ``(x, y)`` is an equilibrium of the
+   whole game up to ``tol``: stop.
 4. Otherwise add the sequences the two best responses reach and go to 2.
 
 Soundness: each step adds sequences, so it stops after finitely many steps; when it stops,
-the gap is the exploitability of ``(x, y)`` in the whole game, so the profile is an
-``ε``-equilibrium with ``ε ≤ tol``. (A union of pure plans' reached sets keeps every
+the gap is measured in the whole game, so the profile is an ``ε``-equilibrium with
+``ε ≤ tol``. (A union of pure plans' reached sets keeps every
 information set whose parent sequence is selected supplied with at least one selected action,
 so every restricted LP is feasible and bounded.) If no sequence can be added while the gap is
 still above ``tol`` (floating-point trouble: the restricted LP is solved once more from scratch
@@ -40,7 +41,9 @@ from the previous basis, with devex pricing (dual steepest-edge weights are reco
 every growth, which cost more than it saved). Measured on the classic benchmark position with
 4 cards left (22 k × 31 k sequences): the whole LP takes 10–11 s; growing from best responses
 to uniform play took 30 restricted LPs and 8–11 s; from the CFR+ support, 0.9 s of CFR+ and
-14 restricted LPs, 3.4 s in all, ending at 8 k × 17 k sequences.
+14 restricted LPs, 3.4 s in all, ending at 8 k × 17 k sequences. With 5 cards left
+(104 k × 78 k): 480 s whole, 62 s grown (40 restricted LPs, ending at 38 k × 29 k). A lower
+support threshold (1e-4) was faster with 4 cards left (2.5 s) but twice as slow with 5.
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ UNREACHED = 1e-12
 StepProgress = Callable[[int, float, tuple[int, int]], None]
 """``on_step(step, gap, (own sequences, opponent sequences selected))``."""
 TOLERANCE = 1e-10
-"""Largest gap (exploitability, in utility units) at which the loop stops."""
+"""Largest gap (value-bracket width, in utility units) at which the loop stops."""
 MAX_STEPS = 500
 """A safety bound on the number of restricted LPs (the loop stops long before on real games)."""
 
@@ -217,11 +220,12 @@ class Restricted:
     """The optimum of the last restricted LP (in the form ``min cᵀz`` of the caller)."""
     plan: FloatArray
     """The LP player's realization plan over all its sequences (0 outside the restricted
-    game, negatives clipped)."""
+    game), normalised per information set."""
     opponent_plan: FloatArray
-    """The opponent's plan, from the duals of its rows (0 outside the restricted game)."""
+    """The opponent's plan, from the duals of its rows (0 outside the restricted game),
+    normalised per information set."""
     gap: float
-    """Exploitability of the profile in the whole game (the stopping test)."""
+    """``BR_0 − BR_1`` of the profile in the whole game (the stopping test; ≥ 0)."""
     steps: int
     """Restricted LPs solved."""
     selected: tuple[int, int]
