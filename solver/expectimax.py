@@ -89,7 +89,9 @@ def exact_policy(game: Game, player: int, policy: Policy) -> ExactStrategy:
                 probs = policy[info.key]
             except KeyError:
                 raise ValueError(f"{_where(player, info.key)}: the policy has no entry") from None
-        if len(probs) > len(info.actions) or any(a not in info.actions for a in probs):
+        if tuple(probs) != info.actions and (  # the usual case: the same keys, in order
+            len(probs) > len(info.actions) or any(a not in info.actions for a in probs)
+        ):
             unknown = [a for a in probs if a not in info.actions]
             raise ValueError(
                 f"{_where(player, info.key)}: unknown action(s) {unknown!r}; "
@@ -104,7 +106,10 @@ def exact_policy(game: Game, player: int, policy: Policy) -> ExactStrategy:
                 if type(p) is float:
                     cache[p] = q
             raw.append(q)
-        total = sum(raw, Fraction(0))
+        if all(q.denominator == 1 for q in raw):  # a pure choice: sum the integers
+            total: Fraction | int = sum(q.numerator for q in raw)
+        else:
+            total = sum(raw, Fraction(0))
         if total == 0:
             raise ValueError(f"{_where(player, info.key)}: all action probabilities are 0")
         out[info.index] = tuple(raw) if total == 1 else tuple(q / total for q in raw)
