@@ -85,8 +85,17 @@ def load_position(text: str) -> State:
     return parse_position(text)
 
 
+EXACT_DIGITS = 40
+"""Longest exact fraction the report prints; longer ones are summarised (``--json`` has
+them whole)."""
+
+
 def _frac(x: Any) -> str:
-    return f"{float(x):+.6f} ({x})"
+    text = str(x)
+    if len(text) > EXACT_DIGITS:
+        digits = len(str(abs(x.denominator)))
+        text = f"a fraction with a {digits:,}-digit denominator: see --json"
+    return f"{float(x):+.6f} ({text})"
 
 
 def render(result: EndgameResult) -> str:

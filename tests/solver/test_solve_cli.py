@@ -123,3 +123,15 @@ def test_verify_has_the_solver_section() -> None:
     section = data["sections"][0]
     assert section["section"] == "solver" and section["status"] == "PASS"
     assert len(section["rows"]) >= 4
+
+
+def test_long_exact_fractions_are_summarised_in_the_report() -> None:
+    """A bracket end with a denominator of hundreds of digits is not printed whole (the
+    report would be unreadable); --json keeps it exact."""
+    from fractions import Fraction
+
+    from loveformal.solver.cli import _frac
+
+    assert _frac(Fraction(3, 4)) == "+0.750000 (3/4)"
+    long = Fraction(10**300 + 1, 3 * 10**300)
+    assert _frac(long) == "+0.333333 (a fraction with a 301-digit denominator: see --json)"
