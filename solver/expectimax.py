@@ -134,26 +134,28 @@ def _exact_chance_reach_terminals(game: Game) -> tuple[list[int], list[int], lis
     """For a tree: the terminals, and each one's exact chance reach as ``R / L`` with one
     common denominator ``L``: returns ``(terminals, R per terminal, [L])``."""
     n = game.num_nodes
-    parts: dict[int, tuple[int, int]] = {}
     chance_edges = np.flatnonzero(~np.isnan(game.edge_prob))
     probs = game.edge_prob_exact
-    nums = []
-    dens = []
-    for e in chance_edges.tolist():
-        p = probs[e]
-        assert p is not None
-        got = parts.get(id(p))
-        if got is None:
-            got = parts[id(p)] = (p.numerator, p.denominator)
-        nums.append(got[0])
-        dens.append(got[1])
+    # Edges share their Fraction objects: split each distinct one once.
+    held = [probs[e] for e in chance_edges.tolist()]
+    _, first, inverse = np.unique(
+        np.fromiter(map(id, held), dtype=np.uint64, count=len(held)),
+        return_index=True,
+        return_inverse=True,
+    )
+    distinct = [held[i] for i in first.tolist()]
+    if any(p is None for p in distinct):
+        raise AssertionError("a chance edge has no exact probability")
+    d_num = [p.numerator for p in distinct if p is not None]
+    d_den = [p.denominator for p in distinct if p is not None]
     into = game.edge_child[chance_edges]
-    big = max(dens, default=1) > 2**20
+    big = max(d_den, default=1) > 2**20
     dtype: type = object if big else np.int64
     num: Any = np.ones(n, dtype=dtype)
     den: Any = np.ones(n, dtype=dtype)
-    num[into] = np.array(nums, dtype=dtype)
-    den[into] = np.array(dens, dtype=dtype)
+    which = inverse.reshape(-1)
+    num[into] = np.array(d_num, dtype=dtype)[which]
+    den[into] = np.array(d_den, dtype=dtype)[which]
     terminals = np.flatnonzero(game.kind == TERMINAL)
     if not big and float(path_product(game.parent, den.astype(np.float64)).max()) > 2.0**60:
         num, den = num.astype(object), den.astype(object)
