@@ -194,3 +194,23 @@ def test_solve_position_reports_each_restricted_lp() -> None:
     assert steps[-1][1] <= oracle.TOLERANCE < steps[0][1] or len(steps) == 1
     assert all(a[2][0] <= b[2][0] and a[2][1] <= b[2][1] for a, b in itertools.pairwise(steps))
     assert result.exploitability is not None and result.exploitability <= BOUND
+
+
+@pytest.mark.parametrize(
+    ("edition", "k", "index"),
+    [("classic", 3, 0), ("classic", 2, 1), ("z2019", 3, 1), ("z2019", 4, 0), ("z2019", 2, 2)],
+)
+def test_benchmark_endgames_agree_with_the_whole_lp(edition: str, k: int, index: int) -> None:
+    """Bench-style endgames of both editions (every one grown on a restricted game here):
+    the same value as the whole LP, and the restricted equilibrium certified exactly."""
+    from tests.solver.test_fast_build import bench_position
+
+    game = build_endgame(bench_position(edition, k, index), reduce=True).game
+    grown, whole = both_ways(game)
+    assert grown.restricted_steps >= 1
+    assert abs(grown.value - whole.value) < 1e-9
+    cert = certify(game, grown.strategies)
+    assert cert.exploitability <= BOUND
+    assert cert.value_bracket is not None
+    lo, hi = cert.value_bracket
+    assert float(lo) - 1e-9 <= grown.value <= float(hi) + 1e-9
