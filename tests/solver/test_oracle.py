@@ -63,18 +63,24 @@ def test_random_games_same_value_and_certified(seed: int) -> None:
     assert certify(game, grown.strategies).exploitability <= BOUND
 
 
-def test_endgame_restricted_game_is_smaller_and_certified(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    game = endgame(CLASSIC_K3)
-    results: list[oracle.Restricted | None] = []
+@pytest.fixture
+def results(monkeypatch: pytest.MonkeyPatch) -> list[oracle.Restricted | None]:
+    """What each call of :func:`~loveformal.solver.oracle.solve_restricted` returned."""
+    seen: list[oracle.Restricted | None] = []
     real_solve = oracle.solve_restricted
 
     def spy(*args: Any, **kwargs: Any) -> oracle.Restricted | None:
-        results.append(real_solve(*args, **kwargs))
-        return results[-1]
+        seen.append(real_solve(*args, **kwargs))
+        return seen[-1]
 
     monkeypatch.setattr(seqform, "solve_restricted", spy)
+    return seen
+
+
+def test_endgame_restricted_game_is_smaller_and_certified(
+    results: list[oracle.Restricted | None],
+) -> None:
+    game = endgame(CLASSIC_K3)
     grown, whole = both_ways(game)
     assert abs(grown.value - whole.value) < 1e-9
     assert certify(game, grown.strategies).exploitability <= BOUND
@@ -128,14 +134,14 @@ def test_normalised_plan_is_feasible() -> None:
     assert np.abs(e @ plan - rhs).max() < 1e-12
 
 
-def test_a_loop_that_cannot_grow_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_loop_that_cannot_grow_gives_up(
+    monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
+) -> None:
     """A planted bug: best responses whose reached sequences are never added (their values
     are right). The gap cannot close, so the loop returns None and solve() falls back to the
     whole LP: the answer is still a certified equilibrium, never the unproved restricted one."""
     game = endgame(CLASSIC_K3)
     real_br = oracle.SequenceTree.best_response
-    results: list[oracle.Restricted | None] = []
-    real_solve = oracle.solve_restricted
 
     def start(
         own: oracle.SequenceTree,
@@ -154,13 +160,8 @@ def test_a_loop_that_cannot_grow_gives_up(monkeypatch: pytest.MonkeyPatch) -> No
         value, _ = real_br(self, contribution, maximise)
         return value, np.zeros(self.sequences, dtype=np.bool_)
 
-    def spy(*args: Any, **kwargs: Any) -> oracle.Restricted | None:
-        results.append(real_solve(*args, **kwargs))
-        return results[-1]
-
     monkeypatch.setattr(oracle, "_warm_support", start)
     monkeypatch.setattr(oracle.SequenceTree, "best_response", blind)
-    monkeypatch.setattr(seqform, "solve_restricted", spy)
     sol = solve(game)
     assert results == [None]
     assert sol.restricted_steps == 0
