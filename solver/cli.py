@@ -90,12 +90,15 @@ EXACT_DIGITS = 40
 them whole)."""
 
 
-def _frac(x: Any) -> str:
+def _exact(x: Any) -> str:
     text = str(x)
     if len(text) > EXACT_DIGITS:
-        digits = len(str(abs(x.denominator)))
-        text = f"a fraction with a {digits:,}-digit denominator: see --json"
-    return f"{float(x):+.6f} ({text})"
+        text = f"a fraction with a {len(str(x.denominator)):,}-digit denominator: see --json"
+    return text
+
+
+def _frac(x: Any) -> str:
+    return f"{float(x):+.6f} ({_exact(x)})"
 
 
 def render(result: EndgameResult) -> str:
@@ -125,7 +128,7 @@ def render(result: EndgameResult) -> str:
         lo, hi = result.bracket
         lines.append(f"value bracket (exact): [{_frac(lo)}, {_frac(hi)}]")
     if result.value is not None:
-        lines.append(f"exact value: {result.value}")
+        lines.append(f"exact value: {_exact(result.value)}")
     if result.exploitability is not None:
         verdict = "certified" if result.exploitability <= 1e-9 else "NOT certified"
         lines.append(

@@ -685,14 +685,19 @@ def tree_game(
     flat: list[Fraction] = []
     offsets: list[int] = []
     sizes: list[int] = []
-    for i in first_of.tolist():
+    node_group = inverse.reshape(-1)
+    bad_groups: list[int] = []
+    for g, i in enumerate(first_of.tolist()):
         ps = held[i]
         if ps is None or sum(ps) != 1 or min(ps) <= 0:
-            raise ValueError(f"tree_game: chance node {chance_nodes[i]} has probabilities {ps!r}")
+            bad_groups.append(g)
+            ps = ()
         offsets.append(len(flat))
         sizes.append(len(ps))
         flat.extend(ps)
-    node_group = inverse.reshape(-1)
+    if bad_groups:  # name the first such node
+        bad = chance_nodes[int(np.flatnonzero(np.isin(node_group, bad_groups))[0])]
+        raise ValueError(f"tree_game: chance node {bad} has probabilities {probs[bad]!r}")
     holders = np.array(chance_nodes, dtype=np.int64)
     ng = node_group.astype(np.int64)
     k = np.array(sizes, dtype=np.int64)[ng]
@@ -793,13 +798,19 @@ def tree_game(
         return_index=True,
         return_inverse=True,
     )
-    for i in first_of.tolist():
+    bad_rows: list[int] = []
+    for g, i in enumerate(first_of.tolist()):
         u = at_terminals[i]
-        if u is None:
-            raise ValueError(f"tree_game: terminal {terminal_nodes[i]} has no utility")
-        if len(u) != n_players or not all(type(x) is Fraction for x in u):
-            raise ValueError(f"tree_game: node {terminal_nodes[i]} has a bad utility {u!r}")
+        if u is None or len(u) != n_players or not all(type(x) is Fraction for x in u):
+            bad_rows.append(g)
+            u = (Fraction(0),) * n_players
         table.append([float(x) for x in u])
+    if bad_rows:  # name the first such terminal
+        at = int(np.flatnonzero(np.isin(inverse.reshape(-1), bad_rows))[0])
+        bad, u = terminal_nodes[at], at_terminals[at]
+        if u is None:
+            raise ValueError(f"tree_game: terminal {bad} has no utility")
+        raise ValueError(f"tree_game: node {bad} has a bad utility {u!r}")
     row_of[np.array(terminal_nodes, dtype=np.int64)] = 1 + inverse.reshape(-1)
     utility_arr = np.asarray(table, dtype=np.float64)[row_of]
     utility_exact = tuple(utility)

@@ -29,10 +29,14 @@ Soundness: each step adds sequences, so it stops after finitely many steps; when
 the gap is measured in the whole game, so the profile is an ``ε``-equilibrium with
 ``ε ≤ tol``. (A union of pure plans' reached sets keeps every
 information set whose parent sequence is selected supplied with at least one selected action,
-so every restricted LP is feasible and bounded.) If no sequence can be added while the gap is
-still above ``tol`` (floating-point trouble: the restricted LP is solved once more from scratch
-with tighter tolerances first), or HiGHS reports no optimum, :func:`solve_restricted` returns
-``None`` and the caller solves the whole LP. The exact certificate
+so every restricted LP is feasible and bounded; the CFR+ support is such a set too, since it
+keeps each reached information set's likeliest action.) If no sequence can be added while the
+gap is still above ``tol`` (floating-point trouble: the restricted LP is solved once more from
+scratch with tighter tolerances first), the gap is negative beyond ``tol`` (impossible: a
+sign error), HiGHS refuses a growth or reports no optimum, or the restricted game passes
+:data:`MAX_SHARE` of all sequences, :func:`solve_restricted` returns ``None`` and the caller
+solves the whole LP. The returned objective is clamped into the bracket the two best
+responses give. The exact certificate
 (:mod:`~loveformal.solver.certify`) checks the result in rational arithmetic either way.
 
 The restricted LP is kept in one HiGHS model that grows: new columns first (their entries in
@@ -71,6 +75,8 @@ TOLERANCE = 1e-10
 """Largest gap (value-bracket width, in utility units) at which the loop stops."""
 MAX_STEPS = 500
 """A safety bound on the number of restricted LPs (the loop stops long before on real games)."""
+MAX_SHARE = 0.8
+"""Share of all sequences past which the restricted game is given up for the whole LP."""
 
 
 class SequenceTree:
@@ -217,10 +223,11 @@ class Restricted:
     """Result of :func:`solve_restricted`."""
 
     objective: float
-    """The optimum of the last restricted LP (in the form ``min cᵀz`` of the caller)."""
+    """The optimum of the last restricted LP (in the form ``min cᵀz`` of the caller), clamped
+    into the best responses' bracket."""
     plan: FloatArray
-    """The LP player's realization plan over all its sequences (0 outside the restricted
-    game), normalised per information set."""
+    """The LP player's realization plan over all its sequences, normalised per information
+    set (0 outside the restricted game, up to the uniform play at unreached sets)."""
     opponent_plan: FloatArray
     """The opponent's plan, from the duals of its rows (0 outside the restricted game),
     normalised per information set."""
@@ -260,8 +267,12 @@ def solve_restricted(
     own_sel, opp_sel = _warm_support(own, opp, payoff, pay_t)
     model = _Model(highs, csc, csr, cost, n_own, n_opp)
     cold = retried = False
+    whole = n_own + n_opp
     for step in range(1, MAX_STEPS + 1):
-        model.grow(own_sel, own.live(own_sel), opp_sel, opp.live(opp_sel))
+        if int(own_sel.sum()) + int(opp_sel.sum()) > MAX_SHARE * whole:
+            return None  # hardly smaller than the whole LP: solve that instead
+        if not model.grow(own_sel, own.live(own_sel), opp_sel, opp.live(opp_sel)):
+            return None
         solved = model.run(cold)
         if solved is None:
             return None
@@ -273,8 +284,13 @@ def solve_restricted(
         gap = best_own - best_opp
         if on_step is not None:
             on_step(step, gap, model.selected())
+        if gap < -tol:
+            return None  # best responses below the value they bound: something is wrong
         if gap <= tol:
-            return Restricted(objective, x, y, max(gap, 0.0), step, model.selected())
+            # The LP player's value lies in [best_opp, best_own]; the objective is its
+            # negative, kept inside that bracket despite LP tolerances.
+            value = min(max(-objective, best_opp), best_own)
+            return Restricted(-value, x, y, max(gap, 0.0), step, model.selected())
         if not ((own_br & ~own_sel).any() or (opp_br & ~opp_sel).any()):
             # Both best responses lie in the restricted game: the gap is LP tolerance. Solve
             # it once more from scratch with tighter tolerances, then give up.
@@ -358,7 +374,8 @@ class _Model:
 
     def grow(
         self, own_sel: BoolArray, own_live: BoolArray, opp_sel: BoolArray, opp_live: BoolArray
-    ) -> None:
+    ) -> bool:
+        """Add the newly selected columns, then rows; False if HiGHS refuses either."""
         want_cols = np.concatenate([own_sel, opp_live])
         want_rows = np.concatenate([opp_sel, own_live])
         new_cols = np.flatnonzero(want_cols & ~self.col_in)
@@ -366,7 +383,7 @@ class _Model:
         h = self.h
         if len(new_cols):
             block = self.csc[:, new_cols][self.rows, :].tocsc()
-            h.addCols(
+            status = h.addCols(
                 len(new_cols),
                 self.cost[new_cols],
                 self.col_lower[new_cols],
@@ -376,11 +393,13 @@ class _Model:
                 block.indices.astype(np.int32),
                 block.data,
             )
+            if status != highspy.HighsStatus.kOk:
+                return False
             self.cols = np.concatenate([self.cols, new_cols])
             self.col_in[new_cols] = True
         if len(new_rows):
             block = self.csr[new_rows, :][:, self.cols].tocsr()
-            h.addRows(
+            status = h.addRows(
                 len(new_rows),
                 self.row_lower[new_rows],
                 self.row_upper[new_rows],
@@ -389,8 +408,11 @@ class _Model:
                 block.indices.astype(np.int32),
                 block.data,
             )
+            if status != highspy.HighsStatus.kOk:
+                return False
             self.rows = np.concatenate([self.rows, new_rows])
             self.row_in[new_rows] = True
+        return True
 
     def run(self, cold: bool) -> tuple[float, FloatArray, FloatArray] | None:
         """Solve the model (from its last basis unless ``cold``): the objective and both

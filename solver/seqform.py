@@ -81,7 +81,8 @@ class Solution:
 
     value: float
     """Game value for player 0: the optimum of player 0's LP (of player 1's when only that one
-    was solved)."""
+    was solved; of the last restricted LP, clamped into the whole game's best-response
+    bracket, when it was grown on a restricted game)."""
     strategies: tuple[Strategy, Strategy]
     """Behaviour strategies of players 0 and 1 (every infoset present)."""
     realization_plans: tuple[FloatArray, FloatArray]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from loveformal.solver import seqform
@@ -86,12 +87,13 @@ def test_scipy_fallback_gives_the_same_equilibrium(
     assert certify(game, fallback.strategies).exploitability <= Fraction(1, 10**9)
 
 
-def test_payoff_matrix_from_arrays_equals_the_exact_sums(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_payoff_matrix_from_arrays_equals_the_exact_sums() -> None:
     """The payoff matrix read off the grouped arrays (mixed-radix keys, one float division)
-    is entry for entry the one summed exactly per sequence pair."""
+    equals, entry for entry, the exact sums computed here independently: each terminal's
+    chance reach walked up the tree in Fractions, times its utility, per sequence pair."""
     from loveformal.notation import parse_position
+    from loveformal.solver.efg import TERMINAL
     from loveformal.solver.endgame import build_endgame
-    from loveformal.solver.expectimax import _grouped
 
     text = (
         "classic 2p r1 start:P1 | P1 Priest d:Guard*2,Handmaid,Guard t0 | P2 Baron,Princess "
@@ -100,14 +102,20 @@ def test_payoff_matrix_from_arrays_equals_the_exact_sums(monkeypatch: pytest.Mon
     )
     game = build_endgame(parse_position(text), reduce=True).game
     fast = seqform.payoff_matrix(game)
-    grouped = _grouped(game)
-    assert grouped.keys is not None
-    sums = dict(grouped.sums)
-    monkeypatch.setattr(grouped, "keys", None)
-    slow = seqform.payoff_matrix(game)
-    assert fast.nnz == slow.nnz > 0
-    assert (fast != slow).nnz == 0
-    # The keys decode to the sequence pairs the terminals really have.
-    den = grouped.denominator
-    for (s0, s1), value in zip(zip(*fast.nonzero(), strict=True), fast.data, strict=True):
-        assert value == sums[(int(s0), int(s1))][0] / den
+    exact: dict[tuple[int, int], Fraction] = {}
+    for t in np.flatnonzero(game.kind == TERMINAL).tolist():
+        reach, node = Fraction(1), t
+        while node > 0:
+            parent = int(game.parent[node])
+            p = game.edge_prob_exact[int(game.child_start[parent]) + int(game.action[node])]
+            reach *= p if p is not None else 1
+            node = parent
+        u = game.utility_exact[t]
+        assert u is not None
+        pair = (int(game.own_sequence[t, 0]), int(game.own_sequence[t, 1]))
+        exact[pair] = exact.get(pair, Fraction(0)) + reach * u[0]
+    expected = {pair: v for pair, v in exact.items() if v}
+    got = fast.todok()
+    assert len(got) == len(expected) > 0
+    for pair, v in expected.items():
+        assert got[pair] == float(v)

@@ -172,13 +172,58 @@ def test_a_loop_that_cannot_grow_gives_up(
 
 
 def test_no_optimum_of_a_restricted_lp_falls_back_to_the_whole_lp(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
 ) -> None:
     game = endgame(CLASSIC_K3)
     monkeypatch.setattr(oracle._Model, "run", lambda self, cold: None)
     sol = solve(game)
+    assert results == [None]
     assert sol.restricted_steps == 0
     assert certify(game, sol.strategies).exploitability <= BOUND
+
+
+def test_a_sign_error_in_the_best_responses_is_caught(
+    monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
+) -> None:
+    """A planted bug: each best response optimises the wrong way. The gap comes out negative,
+    which cannot happen, so the loop gives up rather than stop at once on a wrong profile."""
+    game = endgame(CLASSIC_K3)
+    real_br = oracle.SequenceTree.best_response
+
+    def backwards(
+        self: oracle.SequenceTree, contribution: oracle.FloatArray, maximise: bool
+    ) -> tuple[float, oracle.BoolArray]:
+        return real_br(self, contribution, not maximise)
+
+    monkeypatch.setattr(oracle.SequenceTree, "best_response", backwards)
+    sol = solve(game)
+    assert results == [None]
+    monkeypatch.undo()
+    whole = solve(game, restricted=False)
+    assert abs(sol.value - whole.value) < 1e-9
+    assert certify(game, sol.strategies).exploitability <= BOUND
+
+
+def test_a_restricted_game_near_the_whole_game_is_given_up(
+    monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
+) -> None:
+    game = endgame(CLASSIC_K3)
+    monkeypatch.setattr(oracle, "MAX_SHARE", 0.0)
+    sol = solve(game)
+    assert results == [None]
+    assert certify(game, sol.strategies).exploitability <= BOUND
+
+
+def test_the_value_lies_in_the_best_response_bracket(
+    results: list[oracle.Restricted | None],
+) -> None:
+    game = endgame(CLASSIC_K3)
+    sol = solve(game)
+    assert len(results) == 1 and results[0] is not None
+    cert = certify(game, sol.strategies)
+    assert cert.value_bracket is not None
+    lo, hi = cert.value_bracket
+    assert float(lo) - 1e-12 <= sol.value <= float(hi) + 1e-12
 
 
 def test_solve_position_reports_each_restricted_lp() -> None:
@@ -192,7 +237,7 @@ def test_solve_position_reports_each_restricted_lp() -> None:
         lp_progress=lambda step, gap, sel: steps.append((step, gap, sel)),
     )
     assert [s for s, _, _ in steps] == list(range(1, len(steps) + 1))
-    assert steps[-1][1] <= oracle.TOLERANCE < steps[0][1] or len(steps) == 1
+    assert steps[-1][1] <= oracle.TOLERANCE
     assert all(a[2][0] <= b[2][0] and a[2][1] <= b[2][1] for a, b in itertools.pairwise(steps))
     assert result.exploitability is not None and result.exploitability <= BOUND
 

@@ -130,8 +130,10 @@ def test_long_exact_fractions_are_summarised_in_the_report() -> None:
     report would be unreadable); --json keeps it exact."""
     from fractions import Fraction
 
-    from loveformal.solver.cli import _frac
+    from loveformal.solver.cli import _exact, _frac
 
     assert _frac(Fraction(3, 4)) == "+0.750000 (3/4)"
     long = Fraction(10**300 + 1, 3 * 10**300)
     assert _frac(long) == "+0.333333 (a fraction with a 301-digit denominator: see --json)"
+    assert _exact(long) == "a fraction with a 301-digit denominator: see --json"  # exact value
+    assert _exact(Fraction(-4, 5)) == "-4/5"

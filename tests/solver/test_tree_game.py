@@ -64,3 +64,14 @@ def test_malformed_declarations_are_refused(
     decl[field][node] = value
     with pytest.raises(ValueError, match=message):
         tree_game(2, **decl)
+
+
+def test_the_first_bad_node_is_named() -> None:
+    """Bad tuples are found per distinct object; the error still names the first node (in
+    node order) that holds one."""
+    for first, later in [(3, 6), (4, 5)]:
+        decl = declaration()
+        decl["utility"][later] = (1.0, -1.0)
+        decl["utility"][first] = (F(2),)
+        with pytest.raises(ValueError, match=f"node {first} has a bad utility"):
+            tree_game(2, **decl)
