@@ -106,6 +106,11 @@ class SequenceTree:
                 break
             depth = new
             seq_depth[np.repeat(first, count) + _ramp(count)] = np.repeat(depth, count)
+        # Every information set's sequences at once (for per-set normalisations).
+        self.all_seqs = np.repeat(first, count) + _ramp(count)
+        self.all_starts = np.cumsum(count) - count
+        self.all_k = np.repeat(count, count).astype(np.float64)
+        self.all_segment = np.repeat(np.arange(self.rows - 1), count)
         self.levels: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
         for d in range(1, int(depth.max(initial=0)) + 1):
             at = np.flatnonzero(depth == d)
@@ -152,14 +157,7 @@ class SequenceTree:
         :mod:`~loveformal.solver.seqform` reads it (each information set's entries over their
         sum; uniform below :data:`~loveformal.solver.seqform.UNREACHED`), so that LP
         tolerances do not leave it slightly infeasible."""
-        behaviour = np.ones(self.sequences)
-        for rows, seqs, starts, segment in self.levels:
-            mass = plan[seqs]
-            total = np.add.reduceat(mass, starts)[segment]
-            k = self.count[rows][segment]
-            reached = total > UNREACHED
-            behaviour[seqs] = np.where(reached, mass / np.where(reached, total, 1.0), 1.0 / k)
-        return self.plan_of(behaviour)
+        return self.plan_of(self._per_set(plan, UNREACHED))
 
     def plan_of(self, behaviour: FloatArray) -> FloatArray:
         """The realization plan of a behaviour strategy (per-sequence action probabilities)."""
@@ -172,13 +170,17 @@ class SequenceTree:
     def matched(self, positive: FloatArray) -> FloatArray:
         """Regret matching: each information set's actions in proportion to ``positive``
         (uniform where all are 0)."""
-        out = np.zeros(self.sequences)
-        out[0] = 1.0
-        for rows, seqs, starts, segment in self.levels:
-            p = positive[seqs]
-            total = np.add.reduceat(p, starts)[segment]
-            k = self.count[rows][segment]
-            out[seqs] = np.where(total > 0, p / np.where(total > 0, total, 1.0), 1.0 / k)
+        return self._per_set(positive, 0.0)
+
+    def _per_set(self, mass: FloatArray, floor: float) -> FloatArray:
+        """Each information set's entries of ``mass`` over their sum (uniform where the sum
+        is at most ``floor``); the empty sequence gets 1."""
+        out = np.ones(self.sequences)
+        if self.all_seqs.size:
+            m = mass[self.all_seqs]
+            total = np.add.reduceat(m, self.all_starts)[self.all_segment]
+            above = total > floor
+            out[self.all_seqs] = np.where(above, m / np.where(above, total, 1.0), 1.0 / self.all_k)
         return out
 
     def support(self, plan: FloatArray, threshold: float) -> BoolArray:
