@@ -182,6 +182,16 @@ def test_no_optimum_of_a_restricted_lp_falls_back_to_the_whole_lp(
     assert certify(game, sol.strategies).exploitability <= BOUND
 
 
+def test_a_refused_growth_falls_back_to_the_whole_lp(
+    monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
+) -> None:
+    game = endgame(CLASSIC_K3)
+    monkeypatch.setattr(oracle._Model, "grow", lambda self, *sel: False)
+    sol = solve(game)
+    assert results == [None]
+    assert certify(game, sol.strategies).exploitability <= BOUND
+
+
 def test_a_sign_error_in_the_best_responses_is_caught(
     monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
 ) -> None:
