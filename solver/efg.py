@@ -614,6 +614,17 @@ class InfosetSpec:
     first_sequence: int
 
 
+def group_by_identity(items: Sequence[object]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Group ``items`` by object identity (builders share one tuple among many nodes): the
+    position of each group's first item, and each item's group."""
+    _, first, inverse = np.unique(
+        np.fromiter(map(id, items), dtype=np.uint64, count=len(items)),
+        return_index=True,
+        return_inverse=True,
+    )
+    return first, inverse.reshape(-1)
+
+
 def tree_game(
     num_players: int,
     *,
@@ -677,15 +688,10 @@ def tree_game(
     # then every chance node's edges are filled from its tuple's slice, all at once.
     chance_nodes = np.flatnonzero(kind_arr == CHANCE).tolist()
     held = [probs[n] for n in chance_nodes]
-    _, first_of, inverse = np.unique(
-        np.fromiter(map(id, held), dtype=np.uint64, count=len(held)),
-        return_index=True,
-        return_inverse=True,
-    )
+    first_of, node_group = group_by_identity(held)
     flat: list[Fraction] = []
     offsets: list[int] = []
     sizes: list[int] = []
-    node_group = inverse.reshape(-1)
     bad_groups: list[int] = []
     for g, i in enumerate(first_of.tolist()):
         ps = held[i]
@@ -793,11 +799,7 @@ def tree_game(
             raise ValueError(f"tree_game: terminal {bad} has no utility")
         raise ValueError("tree_game: only terminals have utilities")
     at_terminals = [utility[n] for n in terminal_nodes]
-    _, first_of, inverse = np.unique(
-        np.fromiter(map(id, at_terminals), dtype=np.uint64, count=len(at_terminals)),
-        return_index=True,
-        return_inverse=True,
-    )
+    first_of, row_group = group_by_identity(at_terminals)
     bad_rows: list[int] = []
     for g, i in enumerate(first_of.tolist()):
         u = at_terminals[i]
@@ -806,12 +808,12 @@ def tree_game(
             u = (Fraction(0),) * n_players
         table.append([float(x) for x in u])
     if bad_rows:  # name the first such terminal
-        at = int(np.flatnonzero(np.isin(inverse.reshape(-1), bad_rows))[0])
+        at = int(np.flatnonzero(np.isin(row_group, bad_rows))[0])
         bad, u = terminal_nodes[at], at_terminals[at]
         if u is None:
             raise ValueError(f"tree_game: terminal {bad} has no utility")
         raise ValueError(f"tree_game: node {bad} has a bad utility {u!r}")
-    row_of[np.array(terminal_nodes, dtype=np.int64)] = 1 + inverse.reshape(-1)
+    row_of[np.array(terminal_nodes, dtype=np.int64)] = 1 + row_group
     utility_arr = np.asarray(table, dtype=np.float64)[row_of]
     utility_exact = tuple(utility)
     num_parents = np.ones(n_nodes, dtype=np.int32)

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .efg import CHANCE, DECISION, TERMINAL, Game, path_product
+from .efg import CHANCE, DECISION, TERMINAL, Game, group_by_identity, path_product
 
 __all__ = [
     "BestResponse",
@@ -138,11 +138,7 @@ def _exact_chance_reach_terminals(game: Game) -> tuple[list[int], list[int], lis
     probs = game.edge_prob_exact
     # Edges share their Fraction objects: split each distinct one once.
     held = [probs[e] for e in chance_edges.tolist()]
-    _, first, inverse = np.unique(
-        np.fromiter(map(id, held), dtype=np.uint64, count=len(held)),
-        return_index=True,
-        return_inverse=True,
-    )
+    first, which = group_by_identity(held)
     distinct = [held[i] for i in first.tolist()]
     if any(p is None for p in distinct):
         raise AssertionError("a chance edge has no exact probability")
@@ -153,7 +149,6 @@ def _exact_chance_reach_terminals(game: Game) -> tuple[list[int], list[int], lis
     dtype: type = object if big else np.int64
     num: Any = np.ones(n, dtype=dtype)
     den: Any = np.ones(n, dtype=dtype)
-    which = inverse.reshape(-1)
     num[into] = np.array(d_num, dtype=dtype)[which]
     den[into] = np.array(d_den, dtype=dtype)[which]
     terminals = np.flatnonzero(game.kind == TERMINAL)

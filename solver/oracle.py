@@ -343,6 +343,17 @@ def _warm_support(
     return own_sel, opp_sel
 
 
+def _packed(block: scipy.sparse.csr_matrix | scipy.sparse.csc_matrix) -> tuple[Any, ...]:
+    """A compressed sparse block as HiGHS's ``addCols``/``addRows`` take it: the number of
+    entries, the start of each column (row), the indices and the values."""
+    return (
+        block.nnz,
+        block.indptr[:-1].astype(np.int32),
+        block.indices.astype(np.int32),
+        block.data,
+    )
+
+
 class _Model:
     """The restricted LP as one growing HiGHS model: ``cols``/``rows`` map model positions to
     the whole LP's columns and rows."""
@@ -390,10 +401,7 @@ class _Model:
                 self.cost[new_cols],
                 self.col_lower[new_cols],
                 np.full(len(new_cols), _INF),
-                block.nnz,
-                block.indptr[:-1].astype(np.int32),
-                block.indices.astype(np.int32),
-                block.data,
+                *_packed(block),
             )
             if status != highspy.HighsStatus.kOk:
                 return False
@@ -402,13 +410,7 @@ class _Model:
         if len(new_rows):
             block = self.csr[new_rows, :][:, self.cols].tocsr()
             status = h.addRows(
-                len(new_rows),
-                self.row_lower[new_rows],
-                self.row_upper[new_rows],
-                block.nnz,
-                block.indptr[:-1].astype(np.int32),
-                block.indices.astype(np.int32),
-                block.data,
+                len(new_rows), self.row_lower[new_rows], self.row_upper[new_rows], *_packed(block)
             )
             if status != highspy.HighsStatus.kOk:
                 return False

@@ -47,6 +47,17 @@ def both_ways(game: Game) -> tuple[seqform.Solution, seqform.Solution]:
     return solve(game, restricted=True), solve(game, restricted=False)
 
 
+def assert_whole_lp_answer(
+    game: Game, sol: seqform.Solution, results: list[oracle.Restricted | None]
+) -> None:
+    """The restricted game gave up (once), and the answer is the whole LP's, certified."""
+    assert results == [None]
+    assert sol.restricted_steps == 0
+    whole = solve(game, restricted=False)
+    assert abs(sol.value - whole.value) < 1e-9
+    assert certify(game, sol.strategies).exploitability <= BOUND
+
+
 def test_kuhn_value_on_the_restricted_game() -> None:
     sol = solve(kuhn_poker())
     assert sol.restricted_steps >= 1
@@ -163,12 +174,8 @@ def test_a_loop_that_cannot_grow_gives_up(
     monkeypatch.setattr(oracle, "_warm_support", start)
     monkeypatch.setattr(oracle.SequenceTree, "best_response", blind)
     sol = solve(game)
-    assert results == [None]
-    assert sol.restricted_steps == 0
     monkeypatch.undo()
-    whole = solve(game, restricted=False)
-    assert abs(sol.value - whole.value) < 1e-9
-    assert certify(game, sol.strategies).exploitability <= BOUND
+    assert_whole_lp_answer(game, sol, results)
 
 
 def test_no_optimum_of_a_restricted_lp_falls_back_to_the_whole_lp(
@@ -177,9 +184,8 @@ def test_no_optimum_of_a_restricted_lp_falls_back_to_the_whole_lp(
     game = endgame(CLASSIC_K3)
     monkeypatch.setattr(oracle._Model, "run", lambda self, cold: None)
     sol = solve(game)
-    assert results == [None]
-    assert sol.restricted_steps == 0
-    assert certify(game, sol.strategies).exploitability <= BOUND
+    monkeypatch.undo()
+    assert_whole_lp_answer(game, sol, results)
 
 
 def test_a_refused_growth_falls_back_to_the_whole_lp(
@@ -188,8 +194,8 @@ def test_a_refused_growth_falls_back_to_the_whole_lp(
     game = endgame(CLASSIC_K3)
     monkeypatch.setattr(oracle._Model, "grow", lambda self, *sel: False)
     sol = solve(game)
-    assert results == [None]
-    assert certify(game, sol.strategies).exploitability <= BOUND
+    monkeypatch.undo()
+    assert_whole_lp_answer(game, sol, results)
 
 
 def test_a_sign_error_in_the_best_responses_is_caught(
@@ -207,11 +213,8 @@ def test_a_sign_error_in_the_best_responses_is_caught(
 
     monkeypatch.setattr(oracle.SequenceTree, "best_response", backwards)
     sol = solve(game)
-    assert results == [None]
     monkeypatch.undo()
-    whole = solve(game, restricted=False)
-    assert abs(sol.value - whole.value) < 1e-9
-    assert certify(game, sol.strategies).exploitability <= BOUND
+    assert_whole_lp_answer(game, sol, results)
 
 
 def test_a_restricted_game_near_the_whole_game_is_given_up(
@@ -220,8 +223,8 @@ def test_a_restricted_game_near_the_whole_game_is_given_up(
     game = endgame(CLASSIC_K3)
     monkeypatch.setattr(oracle, "MAX_SHARE", 0.0)
     sol = solve(game)
-    assert results == [None]
-    assert certify(game, sol.strategies).exploitability <= BOUND
+    monkeypatch.undo()
+    assert_whole_lp_answer(game, sol, results)
 
 
 def test_the_value_lies_in_the_best_response_bracket(
