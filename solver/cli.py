@@ -211,7 +211,13 @@ def solve_command(
 
         def lp_progress(step: int, gap: float, selected: tuple[int, int]) -> None:
             now = time.perf_counter()
-            if now - last[0] >= 2.0:
+            if step == 0:
+                typer.echo(
+                    f"LP: the restricted game gave up; solving the whole LP ({sum(selected):,} "
+                    f"sequences, {now - started:.0f} s)",
+                    err=True,
+                )
+            elif now - last[0] >= 2.0:
                 last[0] = now
                 typer.echo(
                     f"LP: restricted game {step}, {sum(selected):,} sequences, best-response "

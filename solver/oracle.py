@@ -70,7 +70,8 @@ _INF = highspy.kHighsInf
 UNREACHED = 1e-12
 """Plan mass below which an information set counts as unreached (as in ``seqform``)."""
 StepProgress = Callable[[int, float, tuple[int, int]], None]
-"""``on_step(step, gap, (own sequences, opponent sequences selected))``."""
+"""``on_step(step, gap, (own sequences, opponent sequences selected))``; ``seqform.solve``
+adds step 0 (gap NaN, every sequence) when it falls back to the whole LP."""
 TOLERANCE = 1e-10
 """Largest gap (value-bracket width, in utility units) at which the loop stops."""
 MAX_STEPS = 500

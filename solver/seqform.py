@@ -306,7 +306,8 @@ def solve(
     the other plan is read from its duals (``tests/test_seqform_speed.py`` checks both
     orientations). With ``restricted`` (the default) it is grown on a restricted game
     (:mod:`~loveformal.solver.oracle`) once the game has :data:`RESTRICT_FROM` sequences;
-    ``on_step`` then hears of every restricted LP (step, gap, sequences selected).
+    ``on_step`` then hears of every restricted LP (step, gap, sequences selected), and of
+    step 0 (all sequences) when the loop gives up and the whole LP is solved.
 
     Raises ``ValueError`` if the game is not two-player zero-sum, ``RuntimeError`` if HiGHS
     does not report an optimum. Runs with the garbage collector paused (see
@@ -335,6 +336,8 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
         pay = a if first == 0 else (-a.T).tocsr()
         own, opp = (e, f) if first == 0 else (f, e)
         got = solve_restricted(own, opp, pay, matrix, c, highs=_new(), on_step=on_step)
+        if got is None and on_step is not None:
+            on_step(0, float("nan"), (n0, n1))  # the restricted game gave up: the whole LP
     if got is not None:
         z, marg, obj, steps = got.plan, -got.opponent_plan, got.objective, got.steps
     else:

@@ -193,7 +193,10 @@ def test_a_refused_growth_falls_back_to_the_whole_lp(
 ) -> None:
     game = endgame(CLASSIC_K3)
     monkeypatch.setattr(oracle._Model, "grow", lambda self, *sel: False)
-    sol = solve(game)
+    heard: list[tuple[int, tuple[int, int]]] = []
+    sol = solve(game, on_step=lambda step, gap, sel: heard.append((step, sel)))
+    # The progress callback hears of the fallback: step 0, every sequence.
+    assert heard == [(0, (game.num_sequences(0), game.num_sequences(1)))]
     monkeypatch.undo()
     assert_whole_lp_answer(game, sol, results)
 

@@ -137,3 +137,14 @@ def test_long_exact_fractions_are_summarised_in_the_report() -> None:
     assert _frac(long) == "+0.333333 (a fraction with a 301-digit denominator: see --json)"
     assert _exact(long) == "a fraction with a 301-digit denominator: see --json"  # exact value
     assert _exact(Fraction(-4, 5)) == "-4/5"
+
+
+def test_solve_says_when_the_lp_falls_back_to_the_whole_lp(monkeypatch: pytest.MonkeyPatch) -> None:
+    from loveformal.solver import oracle, seqform
+
+    monkeypatch.setattr(seqform, "RESTRICT_FROM", 0)
+    monkeypatch.setattr(oracle, "MAX_SHARE", 0.0)
+    r = runner.invoke(cli.app, ["solve", D])
+    assert r.exit_code == 0, r.output
+    assert "LP: the restricted game gave up; solving the whole LP" in r.output
+    assert "certified" in r.output
