@@ -61,7 +61,7 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse
 
-__all__ = ["Restricted", "SequenceTree", "StepProgress", "solve_restricted"]
+__all__ = ["Restricted", "SequenceTree", "StepProgress", "per_set", "solve_restricted"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -99,6 +99,9 @@ class SequenceTree:
         self.parent[r[~own]] = c[~own]
         parent, first, count = self.parent[1:], self.first[1:], self.count[1:]
         # Depth of each information set: one more than its parent sequence's.
+        # Every information set's sequences at once (for per-set normalisations).
+        self.all_seqs = np.repeat(first, count) + _ramp(count)
+        self.all_starts = np.cumsum(count) - count
         seq_depth = np.zeros(self.sequences, dtype=np.int64)
         depth = np.zeros(self.rows - 1, dtype=np.int64)
         for _ in range(self.rows):
@@ -106,10 +109,7 @@ class SequenceTree:
             if np.array_equal(new, depth):
                 break
             depth = new
-            seq_depth[np.repeat(first, count) + _ramp(count)] = np.repeat(depth, count)
-        # Every information set's sequences at once (for per-set normalisations).
-        self.all_seqs = np.repeat(first, count) + _ramp(count)
-        self.all_starts = np.cumsum(count) - count
+            seq_depth[self.all_seqs] = np.repeat(depth, count)
         self.all_k = np.repeat(count, count).astype(np.float64)
         self.all_segment = np.repeat(np.arange(self.rows - 1), count)
         self.levels: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
@@ -178,10 +178,9 @@ class SequenceTree:
         is at most ``floor``); the empty sequence gets 1."""
         out = np.ones(self.sequences)
         if self.all_seqs.size:
-            m = mass[self.all_seqs]
-            total = np.add.reduceat(m, self.all_starts)[self.all_segment]
-            above = total > floor
-            out[self.all_seqs] = np.where(above, m / np.where(above, total, 1.0), 1.0 / self.all_k)
+            out[self.all_seqs] = per_set(
+                mass[self.all_seqs], self.all_starts, self.all_segment, self.all_k, floor
+            )
         return out
 
     def support(self, plan: FloatArray, threshold: float) -> BoolArray:
@@ -200,11 +199,7 @@ class SequenceTree:
 
     def uniform(self) -> FloatArray:
         """The realization plan of the uniformly random behaviour strategy."""
-        plan = np.zeros(self.sequences)
-        plan[0] = 1.0
-        for rows, seqs, _, segment in self.levels:
-            plan[seqs] = (plan[self.parent[rows]] / self.count[rows])[segment]
-        return plan
+        return self.plan_of(self.matched(np.zeros(self.sequences)))
 
     def live(self, selected: BoolArray) -> BoolArray:
         """The rows whose information set is reached by a selected sequence (row 0 always)."""
@@ -212,6 +207,18 @@ class SequenceTree:
         out[0] = True
         out[1:] = selected[self.parent[1:]]
         return out
+
+
+def per_set(
+    mass: FloatArray, starts: IntArray, segment: IntArray, k: FloatArray, floor: float
+) -> FloatArray:
+    """Normalise consecutive blocks of ``mass`` (block ``i`` starts at ``starts[i]``;
+    ``segment`` and ``k`` give each entry's block and block size): each entry over its block's
+    sum, or ``1 / k`` where that sum is at most ``floor``."""
+    total = np.add.reduceat(mass, starts)[segment]
+    above = total > floor
+    out: FloatArray = np.where(above, mass / np.where(above, total, 1.0), 1.0 / k)
+    return out
 
 
 def _ramp(count: IntArray) -> IntArray:

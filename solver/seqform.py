@@ -55,7 +55,7 @@ import scipy.optimize
 import scipy.sparse
 
 from .efg import TERMINAL, Game, gc_paused
-from .oracle import StepProgress, solve_restricted
+from .oracle import StepProgress, per_set, solve_restricted
 
 _Highs: Any
 try:  # the plain binding: ``highspy.Highs`` prints a banner on stdout (it would break --json)
@@ -260,11 +260,9 @@ def _behaviour(game: Game, player: int, plan: FloatArray) -> Strategy:
     count = np.array([len(i.actions) for i in infos], dtype=np.int64)
     starts = np.cumsum(count) - count
     seqs = np.repeat(first, count) + np.arange(int(count.sum())) - np.repeat(starts, count)
-    mass = plan[seqs]
-    total = np.repeat(np.add.reduceat(mass, starts), count)
-    reached = total > UNREACHED
-    probs = np.where(reached, mass / np.where(reached, total, 1.0), 1.0 / np.repeat(count, count))
-    flat = probs.tolist()
+    segment = np.repeat(np.arange(len(infos)), count)
+    size = np.repeat(count, count).astype(np.float64)
+    flat = per_set(plan[seqs], starts, segment, size, UNREACHED).tolist()
     out: Strategy = {}
     at = 0
     for info in infos:
