@@ -241,8 +241,9 @@ class Game:
         if cached is None:
             # Builders share one tuple among the terminals with the same utilities: check
             # each distinct object once (summing Fractions at every terminal is slow).
-            distinct = {id(u): u for u in self.utility_exact if u is not None}
-            cached = all(sum(u) == 0 for u in distinct.values())
+            utilities = self.utility_exact
+            first, _ = group_by_identity(utilities)
+            cached = all(sum(u) == 0 for u in map(utilities.__getitem__, first.tolist()) if u)
             object.__setattr__(self, "_zero_sum_cache", cached)
         return cached
 

@@ -49,6 +49,7 @@ infosets are numbered by their first node.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -153,6 +154,7 @@ class _Dag:
         expect: list[tuple[Fraction, ...] | None] = [None] * n
         win: list[tuple[Fraction, ...] | None] = [None] * n
         dom: list[tuple[int, ...] | None] = [None] * n
+        as_fractions: dict[tuple[int, ...], tuple[Fraction, ...]] = {}
         for i, e in enumerate(entries):
             if e.kind == TERMINAL:
                 assert e.exact is not None
@@ -160,7 +162,10 @@ class _Dag:
                 lo[i] = hi[i] = u0.numerator if u0.denominator == 1 else u0
                 free[i] = True
                 expect[i] = e.exact
-                win[i] = tuple(Fraction(w) for w in e.win)
+                w = as_fractions.get(e.win)
+                if w is None:
+                    w = as_fractions[e.win] = tuple(Fraction(x) for x in e.win)
+                win[i] = w
                 continue
             kids = [c.index for c in e.children]
             lo[i] = min([lo[c] for c in kids])
@@ -192,18 +197,39 @@ class _Dag:
                 else:
                     low.append(-hi[c])
                     high.append(-lo[c])
-            top = max(low)
-            masks = tuple(
-                0 if hb > top else sum(1 << a for a, la in enumerate(low) if a != b and la >= hb)
-                for b, hb in enumerate(high)
-            )
-            if any(masks):
-                dom[i] = masks
+            dom[i] = _dominators(low, high)
         self.free = np.array(free, dtype=bool)
         self.expect = expect
         self.win = win
-        self.dom = dom
-        self.has_dom = np.array([d is not None for d in dom], dtype=bool)
+        # Interned domination masks: ``dom_id[i]`` indexes ``dom_masks`` (-1: none).
+        interned: dict[tuple[int, ...], int] = {}
+        self.dom_id = np.fromiter(
+            (-1 if d is None else interned.setdefault(d, len(interned)) for d in dom),
+            dtype=np.int64,
+            count=n,
+        )
+        self.dom_masks: list[tuple[int, ...]] = list(interned)
+        self.has_dom = self.dom_id >= 0
+
+
+def _dominators(
+    low: Sequence[Fraction | int], high: Sequence[Fraction | int]
+) -> tuple[int, ...] | None:
+    """Per action ``b``, the bit mask of the actions ``a != b`` with ``low[a] >= high[b]``
+    (None when no action has any)."""
+    top = max(low)
+    if min(high) > top:
+        return None
+    order = sorted(range(len(low)), key=low.__getitem__, reverse=True)
+    descending = [-low[a] for a in order]  # ascending
+    prefix = [0]
+    for a in order:
+        prefix.append(prefix[-1] | 1 << a)
+    masks = tuple(
+        0 if hb > top else prefix[bisect.bisect_right(descending, -hb)] & ~(1 << b)
+        for b, hb in enumerate(high)
+    )
+    return masks if any(masks) else None
 
 
 def _mix(
@@ -244,6 +270,81 @@ def _kept_actions(masks: Sequence[tuple[int, ...]], count: int) -> list[int]:
         if not dropped:
             kept.append(b)
     return kept
+
+
+class _Kept:
+    """The kept-action tuples that dominance leaves, interned: a *variant* is an index into
+    them (-1 where every action is kept). Information sets are judged on the distinct
+    domination masks of their histories' engine nodes, once per distinct combination."""
+
+    def __init__(self, dag: _Dag) -> None:
+        self.dag = dag
+        self.kept: list[tuple[int, ...]] = []
+        self.index: dict[tuple[int, ...], int] = {}
+        self.judged: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.named: dict[tuple[int, int], tuple[Hashable, ...]] = {}
+        self._table: I64 | None = None
+
+    def variants(self, group: I64, d_ent: I64, counts: I64, n_groups: int) -> I64:
+        """Per information set (``group`` of each decision node, whose engine node is
+        ``d_ent``; ``counts`` actions per group): its variant."""
+        dag = self.dag
+        out = np.full(n_groups, -1, dtype=np.int64)
+        undominated = np.bincount(group[~dag.has_dom[d_ent]], minlength=n_groups)
+        sel = (undominated == 0)[group]
+        if not np.any(sel):
+            return out
+        n_dom = max(1, len(dag.dom_masks))
+        pairs = np.unique(group[sel] * n_dom + dag.dom_id[d_ent[sel]])
+        pg = pairs // n_dom
+        masks = (pairs % n_dom).tolist()
+        starts = np.flatnonzero(np.concatenate(([True], pg[1:] != pg[:-1])))
+        ends = np.append(starts[1:], pg.shape[0]).tolist()
+        groups = pg[starts]
+        for g, a, b, c in zip(
+            groups.tolist(), starts.tolist(), ends, counts[groups].tolist(), strict=True
+        ):
+            key = (c, tuple(masks[a:b]))
+            v = self.judged.get(key)
+            if v is None:
+                kept = _kept_actions([dag.dom_masks[m] for m in key[1]], c)
+                v = self.judged[key] = -1 if len(kept) == c else self._intern(tuple(kept))
+            out[g] = v
+        return out
+
+    def _intern(self, kept: tuple[int, ...]) -> int:
+        v = self.index.get(kept)
+        if v is None:
+            v = self.index[kept] = len(self.kept)
+            self.kept.append(kept)
+            self._table = None
+        return v
+
+    @property
+    def length(self) -> I64:
+        """Per variant, how many actions it keeps."""
+        return np.fromiter(map(len, self.kept), dtype=np.int64, count=len(self.kept))
+
+    @property
+    def table(self) -> I64:
+        """``table[v, r]``: the ``r``-th kept action of variant ``v``."""
+        if self._table is None:
+            width = max(map(len, self.kept), default=1)
+            table = np.zeros((max(1, len(self.kept)), width), dtype=np.int64)
+            for v, kept in enumerate(self.kept):
+                table[v, : len(kept)] = kept
+            self._table = table
+        return self._table
+
+    def labels(self, labels: tuple[Hashable, ...], variant: int) -> tuple[Hashable, ...]:
+        """The action labels an information set keeps (one tuple per distinct labels)."""
+        if variant < 0:
+            return labels
+        key = (id(labels), variant)
+        found = self.named.get(key)
+        if found is None:
+            found = self.named[key] = tuple(labels[a] for a in self.kept[variant])
+        return found
 
 
 class _Grow:
@@ -328,8 +429,9 @@ def build_levels(
     unique_keys: dict[tuple[object, ...], int] = {}
     # Dominance-forced information sets: their keys are built (and checked unique) only when
     # the forced table is first read (:func:`~loveformal.solver.endgame.extend_strategy`).
-    forced_parts: list[tuple[int, _Entry, list[int], int, Hashable]] = []
+    forced_levels: list[tuple[int, I64, I64, I64, I64, I64]] = []
     dominated = 0
+    kept = _Kept(dag)
 
     chunk_eids: dict[int, tuple[int, ...]] = {}
 
@@ -443,24 +545,15 @@ def build_levels(
                 "at different histories"
             )
         counts = dag.nlab[g_ent]
-        kept_lists: list[list[int] | None] = [None] * n_groups
+        # Dominance: ``variant[g]`` indexes the kept-action tuple of group ``g`` (-1: all kept).
+        variant = np.full(n_groups, -1, dtype=np.int64)
         if reductions.dominance and not top and n_groups:
-            all_dom = np.ones(n_groups, dtype=bool)
-            np.logical_and.at(all_dom, group, dag.has_dom[d_ent])
-            candidates = np.flatnonzero(all_dom)
-            if candidates.size:
-                pairs = np.unique(np.stack([group, d_ent], axis=1)[all_dom[group]], axis=0)
-                bounds = np.searchsorted(pairs[:, 0], candidates)
-                bounds = np.append(bounds, pairs.shape[0])
-                for j, g in enumerate(candidates.tolist()):
-                    masks = [dag.dom[x] for x in pairs[bounds[j] : bounds[j + 1], 1].tolist()]
-                    kept = _kept_actions([m for m in masks if m is not None], int(counts[g]))
-                    if len(kept) < int(counts[g]):
-                        kept_lists[g] = kept
+            variant = kept.variants(group, d_ent, counts, n_groups)
+        has_variant = variant >= 0
         kept_count = counts.copy()
-        for g, kl in enumerate(kept_lists):
-            if kl is not None:
-                kept_count[g] = len(kl)
+        if np.any(has_variant):
+            kept_count[has_variant] = kept.length[variant[has_variant]]
+        dominated += int((counts - kept_count).sum())
         g_forced = kept_count == 1
         if not reductions.splice or top:
             g_forced[:] = False
@@ -475,24 +568,25 @@ def build_levels(
         g_info = np.full(n_groups, -1, dtype=np.int64)
         g_first_seq = np.zeros(n_groups, dtype=np.int64)
         g_nodes = di[first_node]
-        g_chain = chains(seen[g_nodes, g_player], level - 1)
-        for g in range(n_groups):
+        g_sid = seen[g_nodes, g_player]
+        g_fid = fid[g_nodes]
+        # Forced groups that had a choice: their keys are built lazily (``forced_table``).
+        lazy = np.flatnonzero(g_forced & (counts > 1))
+        if lazy.size:
+            forced_levels.append(
+                (level - 1, g_ent[lazy], g_player[lazy], g_sid[lazy], g_fid[lazy], variant[lazy])
+            )
+        live = np.flatnonzero(~g_forced)
+        live_chain = chains(g_sid[live], level - 1)
+        for j, g in enumerate(live.tolist()):
             x = int(g_ent[g])
             e = dag.entries[x]
             p = int(g_player[g])
-            node = int(di[first_node[g]])
-            kl = kept_lists[g]
-            labels = e.labels if kl is None else tuple(e.labels[a] for a in kl)
-            if kl is not None:
-                dominated += int(counts[g]) - len(kl)
-            if g_forced[g]:
-                if int(counts[g]) > 1:
-                    forced_parts.append((p, e, g_chain[g], int(fid[node]), labels[0]))
-                continue
-            key = infoset_key(e, *key_parts(e, p, g_chain[g], int(fid[node])))
+            labels = kept.labels(e.labels, int(variant[g]))
+            key = infoset_key(e, *key_parts(e, p, live_chain[j], int(g_fid[g])))
             g_info[g] = len(specs)
             g_first_seq[g] = next_sequence[p]
-            specs.append(InfosetSpec(p, key, labels, int(own[node, p]), next_sequence[p]))
+            specs.append(InfosetSpec(p, key, labels, int(own[g_nodes[g], p]), next_sequence[p]))
             labels_of_infoset.append(labels)
             next_sequence[p] += len(labels)
         # Perfect recall: every node of an infoset has the acting seat's sequence of its
@@ -529,14 +623,10 @@ def build_levels(
         rep_group = node_group[rep]
         is_dec = rep_group >= 0
         if np.any(is_dec):
-            flat: list[int] = []
-            starts = np.zeros(n_groups + 1, dtype=np.int64)
-            for g in range(n_groups):
-                kl = kept_lists[g]
-                flat.extend(range(int(counts[g])) if kl is None else kl)
-                starts[g + 1] = len(flat)
-            flat_arr = np.array(flat, dtype=np.int64)
-            local[is_dec] = flat_arr[starts[rep_group[is_dec]] + r[is_dec]]
+            rows = np.flatnonzero(is_dec)
+            v = variant[rep_group[rows]]
+            moved = v >= 0
+            local[rows[moved]] = kept.table[v[moved], r[rows[moved]]]
         edge = dag.start[ent[rep]] + local
         child_ent = dag.child[edge]
         rep_mat = mat[rep]
@@ -571,9 +661,20 @@ def build_levels(
     game = _freeze(tree, dag, specs, labels_of_infoset, deal_labels, deal_probs, players)
 
     def forced_table() -> dict[tuple[int, Hashable], Hashable]:
-        return {
-            (p, infoset_key(e, *key_parts(e, p, chain, f))): a for p, e, chain, f, a in forced_parts
-        }
+        out: dict[tuple[int, Hashable], Hashable] = {}
+        for length, ents, seats, sids, fids, variants in forced_levels:
+            rows = zip(
+                ents.tolist(),
+                seats.tolist(),
+                chains(sids, length),
+                fids.tolist(),
+                variants.tolist(),
+                strict=True,
+            )
+            for x, p, chain, f, v in rows:
+                e = dag.entries[x]
+                out[(p, infoset_key(e, *key_parts(e, p, chain, f)))] = kept.labels(e.labels, v)[0]
+        return out
 
     return LevelBuild(
         game=game, full_histories=full, forced=LazyTable(forced_table), dominated=dominated
@@ -596,35 +697,35 @@ def _freeze(
     own = np.concatenate(tree.own).reshape(-1, players)
     infoset = np.concatenate(tree.infoset)
     n = int(kind.shape[0])
-    entries = dag.entries
-    labels: list[tuple[Hashable, ...]] = [()] * n
-    probs: list[tuple[Fraction, ...] | None] = [None] * n
-    utility: list[tuple[Fraction, ...] | None] = [None] * n
-    node_key: list[Hashable] = [None] * n
     player = np.full(n, -1, dtype=np.int64)
-    labels[0] = deal_labels
-    probs[0] = deal_probs
+    # Per-node fields as object arrays filled per kind (numpy copies the references).
+    labels = _objects([()] * n)
+    probs = _objects([None] * n)
+    utility = _objects([None] * n)
+    node_key = _objects([None] * n)
     # Terminals: the expected utilities and win indicators of their engine node, numbered in
     # node order (node keys are unique).
     terminals = np.flatnonzero(kind == TERMINAL)
-    t_ent = entry[terminals].tolist()
-    expect, win = dag.expect, dag.win
-    if any(expect[x] is None or win[x] is None for x in set(t_ent)):
+    t_ent = entry[terminals]
+    expect, win = _objects(dag.expect), _objects(dag.win)
+    used = np.unique(t_ent)
+    if any(u is None for u in expect[used].tolist()) or any(w is None for w in win[used].tolist()):
         raise AssertionError("a terminal of the reduced game has no expected utility")
-    for count, (i, x) in enumerate(zip(terminals.tolist(), t_ent, strict=True), 1):
-        utility[i] = expect[x]
-        node_key[i] = (_TERMINAL_KEY, count, win[x])
+    utility[terminals] = expect[t_ent]
+    count = int(terminals.shape[0])
+    node_key[terminals] = _objects(
+        list(zip(itertools.repeat(_TERMINAL_KEY), range(1, count + 1), win[t_ent].tolist()))
+    )
     # Chance nodes below the root: their engine node's outcomes.
     chance = np.flatnonzero(kind == CHANCE)
     chance = chance[chance > 0]
-    for i, x in zip(chance.tolist(), entry[chance].tolist(), strict=True):
-        e = entries[x]
-        labels[i] = e.labels
-        probs[i] = e.probs
+    c_ent = entry[chance]
+    labels[chance] = _objects([e.labels for e in dag.entries])[c_ent]
+    probs[chance] = _objects([e.probs for e in dag.entries])[c_ent]
+    labels[0], probs[0] = deal_labels, deal_probs
     # Decisions: their information set's actions, and the acting seat.
     decisions = np.flatnonzero(kind == DECISION)
-    for i, j in zip(decisions.tolist(), infoset[decisions].tolist(), strict=True):
-        labels[i] = labels_of_infoset[j]
+    labels[decisions] = _objects(labels_of_infoset)[infoset[decisions]]
     player[decisions] = dag.player[entry[decisions]]
     return tree_game(
         players,
@@ -633,10 +734,15 @@ def _freeze(
         infoset=infoset,
         parent=parent,
         action=action,
-        labels=labels,
-        probs=probs,
-        utility=utility,
-        node_key=node_key,
+        labels=labels.tolist(),
+        probs=probs.tolist(),
+        utility=utility.tolist(),
+        node_key=node_key.tolist(),
         own_sequence=own,
         infosets=specs,
     )
+
+
+def _objects(items: Sequence[object]) -> npt.NDArray[np.object_]:
+    """A 1-D object array of ``items`` (tuples stay elements, not rows)."""
+    return np.fromiter(items, dtype=object, count=len(items))
