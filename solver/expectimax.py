@@ -27,7 +27,7 @@ opponents' mixed actions.)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .efg import CHANCE, DECISION, TERMINAL, Game, group_by_identity, path_product
+from .efg import CHANCE, DECISION, TERMINAL, Game, Infoset, group_by_identity, path_product
 
 __all__ = [
     "BestResponse",
@@ -352,21 +352,44 @@ def _tree_best_response(
     den = g.denominator
     for p in others:
         den *= plans[p][1]
-    strategy: dict[Hashable, Hashable] = {}
-    action_values: dict[Hashable, tuple[Fraction, ...]] = {}
     infos = game.infosets_of(seat)
-    for info in reversed(infos):
+    chosen = [0] * len(infos)
+    for j in range(len(infos) - 1, -1, -1):
+        info = infos[j]
         lo = info.first_sequence
         vals = w[lo : lo + len(info.actions)]
-        best = max(range(len(vals)), key=lambda a: (vals[a], -a))
-        strategy[info.key] = info.actions[best]
-        action_values[info.key] = tuple(Fraction(v, den) for v in vals)
-        w[info.parent_sequence] += vals[best]
-    ordered = {i.key: strategy[i.key] for i in infos}
-    ordered_vals = {i.key: action_values[i.key] for i in infos}
+        top = max(vals)
+        best = vals.index(top)  # the first best action
+        chosen[j] = best
+        w[info.parent_sequence] += top
+    # Every information set's values were final when it was read (its descendants come
+    # later in the order), and nothing wrote to them after: ``w`` holds them all.
+    strategy = {info.key: info.actions[b] for info, b in zip(infos, chosen, strict=True)}
     return BestResponse(
-        seat=seat, value=Fraction(w[0], den), strategy=ordered, action_values=ordered_vals
+        seat=seat,
+        value=Fraction(w[0], den),
+        strategy=strategy,
+        action_values=_ActionValues(infos, w, den),
     )
+
+
+class _ActionValues(Mapping[Hashable, tuple[Fraction, ...]]):
+    """Infoset key -> ``W(I, a)`` per action, as Fractions made on first use from integer
+    numerators over one denominator (a certificate reads a handful of them)."""
+
+    def __init__(self, infos: Sequence[Infoset], numerators: list[int], den: int) -> None:
+        self._slots = {info.key: (info.first_sequence, len(info.actions)) for info in infos}
+        self._numerators, self._den = numerators, den
+
+    def __getitem__(self, key: Hashable) -> tuple[Fraction, ...]:
+        lo, k = self._slots[key]
+        return tuple(Fraction(v, self._den) for v in self._numerators[lo : lo + k])
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return iter(self._slots)
+
+    def __len__(self) -> int:
+        return len(self._slots)
 
 
 def _exact_profile(
@@ -482,7 +505,7 @@ class BestResponse:
     """``max_x u_seat(x, σ_-seat)``, exact."""
     strategy: dict[Hashable, Hashable]
     """Infoset key -> chosen action label (pure; every infoset of the seat, reached or not)."""
-    action_values: dict[Hashable, tuple[Fraction, ...]]
+    action_values: Mapping[Hashable, tuple[Fraction, ...]]
     """Infoset key -> ``W(I, a)`` per action (counterfactual values, canonical order)."""
 
     def policy(self) -> dict[Hashable, dict[Hashable, Fraction]]:
