@@ -39,15 +39,21 @@ solves the whole LP. The returned objective is clamped into the bracket the two 
 responses give. The exact certificate
 (:mod:`~loveformal.solver.certify`) checks the result in rational arithmetic either way.
 
-The restricted LP is kept in one HiGHS model that grows: new columns first (their entries in
-the rows already there), then new rows (over every column). HiGHS restarts its dual simplex
-from the previous basis, with devex pricing (dual steepest-edge weights are recomputed after
-every growth, which cost more than it saved). Measured on the classic benchmark position with
-4 cards left (22 k × 31 k sequences): the whole LP takes 10–11 s; growing from best responses
-to uniform play took 30 restricted LPs and 8–11 s; from the CFR+ support, 0.9 s of CFR+ and
-14 restricted LPs, 3.4 s in all, ending at 8 k × 17 k sequences. With 5 cards left
-(104 k × 78 k): 480 s whole, 62 s grown (40 restricted LPs, ending at 38 k × 29 k). A lower
-support threshold (1e-4) was faster with 4 cards left (2.5 s) but twice as slow with 5.
+The restricted LP is kept in one HiGHS model that grows, restarting from the previous basis.
+After the first LP each growth comes in two halves: the opponent's new sequences (new rows,
+which keep the basis dual feasible) solved with the dual simplex, then the LP player's (new
+columns, which keep it primal feasible) solved with the primal simplex. The dual simplex uses
+devex pricing (dual steepest-edge weights are recomputed after every growth, which cost more
+than it saved).
+
+Measured on the classic benchmark position with 4 cards left (22 k × 31 k sequences): the
+whole LP takes 10–11 s; growing from best responses to uniform play took 30 restricted LPs
+and 8–11 s; from the CFR+ support, 0.9 s of CFR+ and 14 restricted LPs, 3.4 s in all, ending
+at 8 k × 17 k sequences. With 5 cards left (104 k × 78 k): 480 s whole, 62–89 s grown in one
+piece per step (40 restricted LPs, ending at 38 k × 29 k), 31 s grown in halves (the same
+with 4 cards left). A lower support threshold (1e-4) was faster with 4 cards left (2.5 s) but
+twice as slow with 5. Which vertex HiGHS returns decides ties between best responses, so
+the number of steps moves with rounding noise (15 to 22 with 4 cards left).
 """
 
 from __future__ import annotations
@@ -278,14 +284,14 @@ def solve_restricted(
     model = _Model(highs, csc, csr, cost, n_own, n_opp)
     cold = retried = False
     whole = n_own + n_opp
+    last_own: BoolArray | None = None  # the LP player's selection the model holds
     for step in range(1, MAX_STEPS + 1):
         if int(own_sel.sum()) + int(opp_sel.sum()) > MAX_SHARE * whole:
             return None  # hardly smaller than the whole LP: solve that instead
-        if not model.grow(own_sel, own.live(own_sel), opp_sel, opp.live(opp_sel)):
-            return None
-        solved = model.run(cold)
+        solved = _grow_and_run(model, own, opp, own_sel, opp_sel, last_own, cold)
         if solved is None:
             return None
+        last_own = own_sel
         objective, x, y = solved
         cold = False
         x, y = own.normalised(x), opp.normalised(y)
@@ -311,6 +317,38 @@ def solve_restricted(
         opp_sel = opp_sel | opp_br
     return None
 
+
+def _grow_and_run(
+    model: _Model,
+    own: SequenceTree,
+    opp: SequenceTree,
+    own_sel: BoolArray,
+    opp_sel: BoolArray,
+    last_own: BoolArray | None,
+    cold: bool,
+) -> tuple[float, FloatArray, FloatArray] | None:
+    """Grow the model to the selection and solve it (None if HiGHS refuses or fails). After
+    the first LP, in two halves: the opponent's new sequences (rows: the basis stays dual
+    feasible) with the dual simplex, then the LP player's (columns: it stays primal feasible)
+    with the primal simplex."""
+    if last_own is None or cold:
+        if model.grow(own_sel, own.live(own_sel), opp_sel, opp.live(opp_sel)) is None:
+            return None
+        return model.run(cold, DUAL)
+    solved: tuple[float, FloatArray, FloatArray] | None = None
+    for keep, strategy in ((last_own, DUAL), (own_sel, PRIMAL)):
+        added = model.grow(keep, own.live(keep), opp_sel, opp.live(opp_sel))
+        if added is None:
+            return None
+        if added or (solved is None and strategy == PRIMAL):
+            solved = model.run(False, strategy)
+            if solved is None:
+                return None
+    return solved
+
+
+DUAL, PRIMAL = 1, 4
+"""HiGHS ``simplex_strategy`` values."""
 
 WARM_ITERATIONS = 200
 """Iterations of CFR+ whose average picks the first restricted game."""
@@ -395,8 +433,8 @@ class _Model:
 
     def grow(
         self, own_sel: BoolArray, own_live: BoolArray, opp_sel: BoolArray, opp_live: BoolArray
-    ) -> bool:
-        """Add the newly selected columns, then rows; False if HiGHS refuses either."""
+    ) -> int | None:
+        """Add the newly selected columns, then rows: how many (None if HiGHS refuses)."""
         want_cols = np.concatenate([own_sel, opp_live])
         want_rows = np.concatenate([opp_sel, own_live])
         new_cols = np.flatnonzero(want_cols & ~self.col_in)
@@ -412,7 +450,7 @@ class _Model:
                 *_packed(block),
             )
             if status != highspy.HighsStatus.kOk:
-                return False
+                return None
             self.cols = np.concatenate([self.cols, new_cols])
             self.col_in[new_cols] = True
         if len(new_rows):
@@ -421,15 +459,17 @@ class _Model:
                 len(new_rows), self.row_lower[new_rows], self.row_upper[new_rows], *_packed(block)
             )
             if status != highspy.HighsStatus.kOk:
-                return False
+                return None
             self.rows = np.concatenate([self.rows, new_rows])
             self.row_in[new_rows] = True
-        return True
+        return len(new_cols) + len(new_rows)
 
-    def run(self, cold: bool) -> tuple[float, FloatArray, FloatArray] | None:
-        """Solve the model (from its last basis unless ``cold``): the objective and both
-        plans, or None if HiGHS reports no optimum even from scratch."""
+    def run(self, cold: bool, strategy: int) -> tuple[float, FloatArray, FloatArray] | None:
+        """Solve the model with the simplex ``strategy`` (from its last basis unless
+        ``cold``): the objective and both plans, or None if HiGHS reports no optimum even
+        from scratch."""
         h = self.h
+        h.setOptionValue("simplex_strategy", strategy)
         if cold:
             h.setOptionValue("primal_feasibility_tolerance", 1e-10)
             h.setOptionValue("dual_feasibility_tolerance", 1e-10)

@@ -182,9 +182,48 @@ def test_no_optimum_of_a_restricted_lp_falls_back_to_the_whole_lp(
     monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
 ) -> None:
     game = endgame(CLASSIC_K3)
-    monkeypatch.setattr(oracle._Model, "run", lambda self, cold: None)
+    monkeypatch.setattr(oracle._Model, "run", lambda self, cold, strategy: None)
     sol = solve(game)
     monkeypatch.undo()
+    assert_whole_lp_answer(game, sol, results)
+
+
+def test_no_optimum_of_a_later_primal_half_step_falls_back_to_the_whole_lp(
+    monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
+) -> None:
+    """After the first LP the model grows in two halves; the primal half failing gives up."""
+    game = endgame(CLASSIC_K3)
+    real = oracle._Model.run
+    strategies: list[int] = []
+
+    def run(
+        self: oracle._Model, cold: bool, strategy: int
+    ) -> tuple[float, oracle.FloatArray, oracle.FloatArray] | None:
+        strategies.append(strategy)
+        return None if strategy == oracle.PRIMAL else real(self, cold, strategy)
+
+    monkeypatch.setattr(oracle._Model, "run", run)
+    sol = solve(game)
+    monkeypatch.undo()
+    assert oracle.PRIMAL in strategies  # the fault was reached
+    assert_whole_lp_answer(game, sol, results)
+
+
+def test_a_refused_later_growth_falls_back_to_the_whole_lp(
+    monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
+) -> None:
+    game = endgame(CLASSIC_K3)
+    real = oracle._Model.grow
+    calls: list[int] = []
+
+    def grow(self: oracle._Model, *selection: oracle.BoolArray) -> int | None:
+        calls.append(1)
+        return real(self, *selection) if len(calls) == 1 else None
+
+    monkeypatch.setattr(oracle._Model, "grow", grow)
+    sol = solve(game)
+    monkeypatch.undo()
+    assert len(calls) == 2  # the first growth, then the refused one
     assert_whole_lp_answer(game, sol, results)
 
 
@@ -192,7 +231,7 @@ def test_a_refused_growth_falls_back_to_the_whole_lp(
     monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
 ) -> None:
     game = endgame(CLASSIC_K3)
-    monkeypatch.setattr(oracle._Model, "grow", lambda self, *sel: False)
+    monkeypatch.setattr(oracle._Model, "grow", lambda self, *sel: None)
     heard: list[tuple[int, tuple[int, int]]] = []
     sol = solve(game, on_step=lambda step, gap, sel: heard.append((step, sel)))
     # The progress callback hears of the fallback: step 0, every sequence.
