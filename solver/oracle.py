@@ -54,6 +54,12 @@ piece per step (40 restricted LPs, ending at 38 k × 29 k), 31 s grown in halves
 with 4 cards left). A lower support threshold (1e-4) was faster with 4 cards left (2.5 s) but
 twice as slow with 5. Which vertex HiGHS returns decides ties between best responses, so
 the number of steps moves with rounding noise (15 to 22 with 4 cards left).
+
+With the halves, a shorter CFR+ run is better (the LP alone, one run each; 200 / 100 / 50
+iterations): classic, 4 cards left, seed 4000: 3.4 / 2.1 / 2.3 s; seed 4001: 1.2 / 1.0 /
+0.6 s; 5 cards left, seed 5001: 28 / 22 / 41 s; 2019 edition, seed 5000: 1.0 / 0.7 / 0.6 s;
+6 cards left, seed 6001: 1.8 / 1.4 / 0.9 s. A support threshold of 3e-4 with 100 iterations
+was faster with 4 cards left (1.8 s) and twice as slow with 5 (51 s).
 """
 
 from __future__ import annotations
@@ -350,8 +356,10 @@ def _grow_and_run(
 DUAL, PRIMAL = 1, 4
 """HiGHS ``simplex_strategy`` values."""
 
-WARM_ITERATIONS = 200
-"""Iterations of CFR+ whose average picks the first restricted game."""
+WARM_ITERATIONS = 100
+"""Iterations of CFR+ whose average picks the first restricted game (with the LP grown in
+halves, 100 beat 50 and 200 on the benchmark positions with 4 to 6 cards left: see the module
+docstring)."""
 SUPPORT_THRESHOLD = 1e-3
 """Conditional probability at which an action of the CFR+ average joins the first
 restricted game."""
