@@ -37,6 +37,7 @@ from .expectimax import (
     _best_response,
     _exact_profile,
     _root_values,
+    tree_values_and_responses,
 )
 
 __all__ = ["Certificate", "certify"]
@@ -78,8 +79,12 @@ def certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Cer
 def _certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Certificate:
     start = time.perf_counter()
     table = _exact_profile(game, _as_mapping(profile))
-    values = _root_values(game, table)
-    responses = [_best_response(game, p, table) for p in range(game.num_players)]
+    responses: Sequence[BestResponse]
+    if game.num_players == 2 and game.is_tree():
+        values, responses = tree_values_and_responses(game, table)
+    else:
+        values = _root_values(game, table)
+        responses = [_best_response(game, p, table) for p in range(game.num_players)]
     br_values = tuple(r.value for r in responses)
     gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
     nash_conv = sum(gains, Fraction(0))

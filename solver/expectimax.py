@@ -352,6 +352,39 @@ def _tree_best_response(
     den = g.denominator
     for p in others:
         den *= plans[p][1]
+    return _pure_response(game, seat, w, den)
+
+
+def tree_values_and_responses(
+    game: Game, table: Sequence[tuple[Fraction, ...] | None]
+) -> tuple[tuple[Fraction, ...], tuple[BestResponse, BestResponse]]:
+    """On a two-player tree game: the root values under ``table`` and both players' best
+    responses, in one pass over the grouped payoffs (each realization plan computed once).
+    The same results as :func:`_root_values` and :func:`_best_response`."""
+    g = _grouped(game)
+    plans = _plans(game, table, (0, 1))
+    (x0, d0), (x1, d1) = plans[0], plans[1]
+    total0 = total1 = 0
+    w0 = [0] * game.num_sequences(0)
+    w1 = [0] * game.num_sequences(1)
+    for (s0, s1), (u0, u1) in g.sums.items():
+        a, b = x0[s0], x1[s1]
+        if b and u0:
+            r = u0 * b
+            w0[s0] += r
+            total0 += r * a
+        if a and u1:
+            r = u1 * a
+            w1[s1] += r
+            total1 += r * b
+    den = g.denominator
+    values = (Fraction(total0, den * d0 * d1), Fraction(total1, den * d0 * d1))
+    return values, (_pure_response(game, 0, w0, den * d1), _pure_response(game, 1, w1, den * d0))
+
+
+def _pure_response(game: Game, seat: int, w: list[int], den: int) -> BestResponse:
+    """The pure best response of ``seat`` from ``w``: each of its sequences' payoff against
+    the others' plans, numerators over ``den`` (completed bottom-up in place)."""
     infos = game.infosets_of(seat)
     chosen = [0] * len(infos)
     for j in range(len(infos) - 1, -1, -1):

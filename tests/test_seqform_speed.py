@@ -119,3 +119,28 @@ def test_payoff_matrix_from_arrays_equals_the_exact_sums() -> None:
     assert len(got) == len(expected) > 0
     for pair, v in expected.items():
         assert got[pair] == float(v)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_fused_certificate_pass_equals_the_separate_ones(seed: int) -> None:
+    """The certificate's one-pass values and best responses on two-player trees equal the
+    separate root-value and best-response computations, for a random (non-equilibrium)
+    profile."""
+    from loveformal.solver import expectimax
+
+    game = random_game(seed, seed % 2)
+    assert game.is_tree()
+    rng = random.Random(seed)
+    profile = {
+        p: {i.key: {a: Fraction(rng.randint(1, 5)) for a in i.actions} for i in game.infosets_of(p)}
+        for p in range(2)
+    }
+    table = expectimax._exact_profile(game, profile)
+    values, responses = expectimax.tree_values_and_responses(game, table)
+    assert values == expectimax._root_values(game, table)
+    for p, fused in enumerate(responses):
+        alone = expectimax._best_response(game, p, table)
+        assert fused.value == alone.value
+        assert fused.strategy == alone.strategy
+        assert dict(fused.action_values) == dict(alone.action_values)
+    assert responses[0].value > values[0] or responses[1].value > values[1]
