@@ -689,6 +689,7 @@ class _TreeWalker:
         self.memo: dict[State, _Entry] = {}
         self.chunk_ids: dict[tuple[Event, ...], int] = {}
         self.chunk_events: list[tuple[Event, ...]] = []
+        self.seen_chunks: dict[tuple[Event, ...], tuple[int, ...]] = {}
         self.pub_ids: dict[tuple[object, ...], int] = {}
         self.pub_views: list[tuple[tuple[object, ...], tuple[object, ...]]] = []
         # Seen-event sequences: id -> (parent id, chunk id); 0 is the empty sequence.
@@ -763,10 +764,16 @@ class _TreeWalker:
 
     def chunks_of(self, events: tuple[Event, ...]) -> tuple[int, ...]:
         """Per seat: the interned id of ``events`` as the seat saw them."""
-        if all(ev.visible_to is None for ev in events):
-            cid = self.chunk(events)
-            return (cid,) * self.players
-        return tuple(self.chunk(tuple(_seen(ev, s) for ev in events)) for s in range(self.players))
+        found = self.seen_chunks.get(events)
+        if found is None:
+            if all(ev.visible_to is None for ev in events):
+                found = (self.chunk(events),) * self.players
+            else:
+                found = tuple(
+                    self.chunk(tuple(_seen(ev, s) for ev in events)) for s in range(self.players)
+                )
+            self.seen_chunks[events] = found
+        return found
 
     def seen_events(self, sid: int) -> tuple[Event, ...]:
         parts: list[tuple[Event, ...]] = []
