@@ -638,7 +638,7 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
         have = deck_spec.count(card)
         if n > have:
             raise MalformedInput(
-                f"{card} appears {n} times, but the {rules.preset} deck for {players} players "
+                f"{card} appears {_times(n)}, but the {rules.preset} deck for {players} players "
                 + (f"holds {have}" if have else "has none")
             )
     for i, s in enumerate(specs):
@@ -700,3 +700,7 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
         game_winners=match,
         log=(),
     )
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"

@@ -123,8 +123,8 @@ def position(
             want = 2 if (i == turn and drawn) else 1
             if len(hand) != want:
                 raise MalformedInput(
-                    f"hands: {seat_name(i)} holds {len(hand)} cards; it must hold {want}"
-                    + (" (its turn, after the draw)" if want == 2 else "")
+                    f"hands: {seat_name(i)} holds {len(hand)} card{'' if len(hand) == 1 else 's'}; "
+                    f"it must hold {want}" + (" (its turn, after the draw)" if want == 2 else "")
                 )
         n_tokens = tokens.get(i, 0)
         if n_tokens < 0:
