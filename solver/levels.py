@@ -49,7 +49,6 @@ infosets are numbered by their first node.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -150,6 +149,9 @@ class _Dag:
         # comparisons), Fractions otherwise.
         lo: list[Fraction | int] = [0] * n
         hi: list[Fraction | int] = [0] * n
+        # The same as floats, to decide most comparisons without Fraction arithmetic.
+        lof = [0.0] * n
+        hif = [0.0] * n
         free = [False] * n
         expect: list[tuple[Fraction, ...] | None] = [None] * n
         win: list[tuple[Fraction, ...] | None] = [None] * n
@@ -160,6 +162,7 @@ class _Dag:
                 assert e.exact is not None
                 u0 = e.exact[0]
                 lo[i] = hi[i] = u0.numerator if u0.denominator == 1 else u0
+                lof[i] = hif[i] = float(u0)
                 free[i] = True
                 expect[i] = e.exact
                 w = as_fractions.get(e.win)
@@ -168,8 +171,8 @@ class _Dag:
                 win[i] = w
                 continue
             kids = [c.index for c in e.children]
-            lo[i] = min([lo[c] for c in kids])
-            hi[i] = max([hi[c] for c in kids])
+            lo[i], lof[i] = _least([lo[c] for c in kids], [lof[c] for c in kids])
+            hi[i], hif[i] = _least([hi[c] for c in kids], [-hif[c] for c in kids], greatest=True)
             if e.kind == CHANCE:
                 if all([free[c] for c in kids]):
                     free[i] = True
@@ -184,6 +187,8 @@ class _Dag:
             # A real choice: which actions dominate which, at this node, for the mover.
             low: list[Fraction | int] = []
             high: list[Fraction | int] = []
+            lowf: list[float] = []
+            highf: list[float] = []
             mover = e.player
             for c in kids:
                 ex = expect[c]
@@ -191,13 +196,20 @@ class _Dag:
                     v = ex[mover]
                     low.append(v)
                     high.append(v)
+                    f = float(v)
+                    lowf.append(f)
+                    highf.append(f)
                 elif mover == 0:
                     low.append(lo[c])
                     high.append(hi[c])
+                    lowf.append(lof[c])
+                    highf.append(hif[c])
                 else:
                     low.append(-hi[c])
                     high.append(-lo[c])
-            dom[i] = _dominators(low, high)
+                    lowf.append(-hif[c])
+                    highf.append(-lof[c])
+            dom[i] = _dominators(low, high, lowf, highf)
         self.free = np.array(free, dtype=bool)
         self.expect = expect
         self.win = win
@@ -212,24 +224,47 @@ class _Dag:
         self.has_dom = self.dom_id >= 0
 
 
+NEAR = 1e-9
+"""Floats of exact utilities (at most a few tokens in size, so within 1e-15 of them) that
+differ by more than this differ the same way exactly; closer ones are compared exactly."""
+
+
+def _least(
+    values: Sequence[Fraction | int], floats: Sequence[float], greatest: bool = False
+) -> tuple[Fraction | int, float]:
+    """The least of ``values`` (exact) and its float, guided by ``floats`` (their floats; for
+    ``greatest``, their negated floats, and the greatest value is returned)."""
+    m = min(floats)
+    near = [v for v, f in zip(values, floats, strict=True) if f <= m + NEAR]
+    if len(near) == 1:
+        return near[0], (-m if greatest else m)
+    return (max(near) if greatest else min(near)), (-m if greatest else m)
+
+
 def _dominators(
-    low: Sequence[Fraction | int], high: Sequence[Fraction | int]
+    low: Sequence[Fraction | int],
+    high: Sequence[Fraction | int],
+    lowf: Sequence[float],
+    highf: Sequence[float],
 ) -> tuple[int, ...] | None:
     """Per action ``b``, the bit mask of the actions ``a != b`` with ``low[a] >= high[b]``
-    (None when no action has any)."""
-    top = max(low)
-    if min(high) > top:
+    (None when no action has any). ``lowf``/``highf`` are the floats of ``low``/``high``:
+    comparisons they decide by more than :data:`NEAR` are taken from them."""
+    top = max(lowf)
+    if min(highf) > top + NEAR:
         return None
-    order = sorted(range(len(low)), key=low.__getitem__, reverse=True)
-    descending = [-low[a] for a in order]  # ascending
-    prefix = [0]
-    for a in order:
-        prefix.append(prefix[-1] | 1 << a)
-    masks = tuple(
-        0 if hb > top else prefix[bisect.bisect_right(descending, -hb)] & ~(1 << b)
-        for b, hb in enumerate(high)
-    )
-    return masks if any(masks) else None
+    order = sorted(range(len(low)), key=lowf.__getitem__, reverse=True)
+    masks = []
+    for b, hb in enumerate(highf):
+        mask = 0
+        for a in order:  # the lows from the greatest down
+            d = lowf[a] - hb
+            if d < -NEAR:
+                break
+            if d > NEAR or low[a] >= high[b]:
+                mask |= 1 << a
+        masks.append(mask & ~(1 << b))
+    return tuple(masks) if any(masks) else None
 
 
 def _mix(

@@ -254,3 +254,32 @@ def _certified(game: Game) -> Certificate:
 @pytest.mark.parametrize(("edition", "k", "index"), [("z2019", 4, 0), ("classic", 3, 2)])
 def test_reductions_on_bigger_endgames(edition: str, k: int, index: int) -> None:
     check_against_full(bench_position(edition, k, index), ALL)
+
+
+def test_domination_masks_match_the_definition_even_for_near_ties() -> None:
+    """The float-guided domination masks and least/greatest bounds of the reduced builder
+    equal the exact definitions, on values that differ by less than a float's precision."""
+    from loveformal.solver.levels import _dominators, _least
+
+    third = Fraction(1, 3)
+    values: list[Fraction | int] = [-1, 0, 1, third, Fraction(-1, 2), Fraction(2, 7)]
+    tiny = Fraction(1, 10**18)
+    values += [third + Fraction(1, 10**12), third - tiny, third + tiny]
+    rng = random.Random(7)
+    checked_near = 0
+    for _ in range(5000):
+        k = rng.randint(1, 8)
+        low = [rng.choice(values) for _ in range(k)]
+        high = [max(v, rng.choice(values)) for v in low]
+        top = max(low)
+        want = tuple(
+            0 if hb > top else sum(1 << a for a, la in enumerate(low) if a != b and la >= hb)
+            for b, hb in enumerate(high)
+        )
+        got = _dominators(low, high, [float(v) for v in low], [float(v) for v in high])
+        assert got == (want if any(want) else None), (low, high)
+        assert _least(low, [float(v) for v in low])[0] == min(low)
+        assert _least(high, [-float(v) for v in high], greatest=True)[0] == max(high)
+        floats = {float(v) for v in low + high}
+        checked_near += len(floats) < len(set(low + high))  # values a float cannot tell apart
+    assert checked_near > 100
