@@ -106,13 +106,13 @@ def exact_policy(game: Game, player: int, policy: Policy) -> ExactStrategy:
                 if type(p) is float:
                     cache[p] = q
             raw.append(q)
-        if all(q.denominator == 1 for q in raw):  # a pure choice: sum the integers
-            total: Fraction | int = sum(q.numerator for q in raw)
-        else:
-            total = sum(raw, Fraction(0))
+        # Renormalise in integers over the least common denominator: q / Σ = n / Σn.
+        common = math.lcm(*[q.denominator for q in raw])
+        nums = [q.numerator * (common // q.denominator) for q in raw]
+        total = sum(nums)
         if total == 0:
             raise ValueError(f"{_where(player, info.key)}: all action probabilities are 0")
-        out[info.index] = tuple(raw) if total == 1 else tuple(q / total for q in raw)
+        out[info.index] = tuple(raw) if total == common else tuple(Fraction(n, total) for n in nums)
     return out
 
 
