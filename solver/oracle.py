@@ -357,9 +357,10 @@ DUAL, PRIMAL = 1, 4
 """HiGHS ``simplex_strategy`` values."""
 
 WARM_ITERATIONS = 100
-"""Iterations of CFR+ whose average picks the first restricted game (with the LP grown in
-halves, 100 beat 50 and 200 on the benchmark positions with 4 to 6 cards left: see the module
-docstring)."""
+"""Iterations of CFR+ whose average picks the first restricted game. With the LP grown in
+halves, 100 was the best compromise on the benchmark positions (module docstring): 200 was
+slower on all of them, 50 faster on the smaller ones but nearly twice as slow with 5 cards
+left."""
 SUPPORT_THRESHOLD = 1e-3
 """Conditional probability at which an action of the CFR+ average joins the first
 restricted game."""
