@@ -165,7 +165,12 @@ def solve_command(
         Path | None, typer.Option(help="Write the game tree as GraphML to this file.")
     ] = None,
     max_nodes: Annotated[
-        int, typer.Option(min=1, help="Refuse endgames with more histories than this.")
+        int,
+        typer.Option(
+            min=1,
+            help="Refuse endgames with more histories than this (the reduced build also "
+            "expands at most max(100000, N/2) distinct positions, estimated first).",
+        ),
     ] = DEFAULT_MAX_NODES,
     utility: Annotated[
         str, typer.Option(help="round (win +1 / loss -1 / shared 0) or tokens (gained).")

@@ -113,6 +113,7 @@ __all__ = [
     "enumerate_deals",
     "equivalent_actions",
     "extend_strategy",
+    "state_cap",
     "terminal_utility",
     "terminal_winners",
     "unseen_cards",
@@ -122,6 +123,22 @@ Utility = Literal["round", "tokens"]
 UTILITIES: tuple[Utility, ...] = ("round", "tokens")
 DEFAULT_MAX_NODES = 3_000_000
 """Histories above which :func:`build_endgame` refuses (estimated first, then counted)."""
+
+STATE_CAP_FLOOR = 100_000
+"""The least :func:`state_cap` (about 200 MB of engine states, a few seconds to expand)."""
+ESTIMATE_SLACK = 4
+"""The reduced build refuses at once when its estimate passes this many times its state cap:
+the estimate over-states (later deals share states with earlier ones), by up to 7 times in
+the benchmark endgames."""
+
+
+def state_cap(max_nodes: int) -> int:
+    """The most distinct engine states the reduced build expands under ``max_nodes``: half of
+    it, but at least :data:`STATE_CAP_FLOOR`. A state costs about twice what a history of the
+    reduced game costs; small endgames can have fewer histories than states (dominated
+    branches are left out), which the floor covers."""
+    return max(STATE_CAP_FLOOR, max_nodes // 2)
+
 
 Progress = Callable[[int, int, int], None]
 """``progress(deals_done, deals_total, histories_so_far)``."""
@@ -709,6 +726,8 @@ class _TreeWalker:
         self.next_sequence = [1] * players
         self.reps: dict[tuple[int, object], State] = {}
         self.terminals = 0
+        self.max_states: int | None = None
+        """Refuse (:meth:`too_many_states`) on making more engine states than this."""
 
     # -- memoised engine nodes
 
@@ -718,6 +737,8 @@ class _TreeWalker:
         found = self.memo.get(bare)
         if found is not None:
             return found
+        if self.max_states is not None and len(self.memo) >= self.max_states:
+            raise self.too_many_states()
         e = _Entry(bare)
         phase = bare.phase
         if phase in _TERMINAL_PHASES:
@@ -788,6 +809,14 @@ class _TreeWalker:
         return EndgameTooLarge(
             f"the endgame has more than --max-nodes = {self.max_nodes:,} histories; "
             "raise --max-nodes or solve a later position"
+        )
+
+    def too_many_states(self) -> EndgameTooLarge:
+        assert self.max_states is not None
+        return EndgameTooLarge(
+            f"the endgame has more than {self.max_states:,} distinct positions to expand, the "
+            f"reduced build's limit for --max-nodes = {self.max_nodes:,}; raise --max-nodes or "
+            "solve a later position"
         )
 
     def add_root(self, labels: tuple[Hashable, ...], probs: tuple[Fraction, ...]) -> int:
@@ -965,9 +994,12 @@ def build_endgame(
 
     ``reduce`` (``True`` or a :class:`Reductions`; two players only) builds the reduced game
     of :mod:`loveformal.solver.levels`: the same value and equilibria with dominated actions,
-    forced moves and choice-free subtrees left out. There is then no estimate: the engine
-    expands every distinct state of the endgame first (a DAG far smaller than the tree) and
-    ``max_nodes`` bounds the reduced game's histories while it is built.
+    forced moves and choice-free subtrees left out. The engine expands every distinct state
+    of the endgame first (a DAG far smaller than the tree): the subtrees of the sample deals
+    first, whose states per deal times the number of deals is the estimate, refused at once
+    above :data:`ESTIMATE_SLACK` times :func:`state_cap`; then the rest, refused past
+    ``state_cap(max_nodes)`` states, a cap checked as each state is made. Then ``max_nodes``
+    bounds the reduced game's histories while it is built.
     """
     if utility not in UTILITIES:
         raise MalformedInput(f"unknown utility {utility!r} (expected one of {UTILITIES})")
@@ -988,7 +1020,9 @@ def build_endgame(
             shared = walker.hits
         elif reductions is not None:
             walker = _TreeWalker(state, utility, merge_dead_guesses, max_nodes, state.players)
-            built = _build_reduced(walker, state, deals, total, max_nodes, progress, reductions)
+            built = _build_reduced(
+                walker, state, deals, total, max_nodes, progress, reductions, sample_deals
+            )
             game = built.game
             shared = 0
             extra = {
@@ -1028,14 +1062,33 @@ def _build_reduced(
     max_nodes: int,
     progress: Progress | None,
     reductions: Reductions,
+    sample_deals: int,
 ) -> LevelBuild:
     from .levels import build_levels
 
+    cap = walker.max_states = state_cap(max_nodes)
+    # The estimate: evenly spread sample deals first (see ESTIMATE_SLACK).
+    step = max(1, len(deals) // max(1, sample_deals))
+    sample = list(range(0, len(deals), step))[:sample_deals]
+    found: dict[int, _Entry] = {}
+    for done, i in enumerate(sample, 1):
+        found[i] = walker.entry(deal_state(state, deals[i]))
+        estimate = len(walker.memo) * len(deals) / done
+        if estimate > ESTIMATE_SLACK * cap:
+            raise EndgameTooLarge(
+                f"the endgame is estimated at {estimate:,.0f} distinct positions to expand "
+                f"({len(deals):,} deals × about {len(walker.memo) / done:,.0f} each, from "
+                f"{done} sample deal{'s' if done > 1 else ''}); the reduced build expands at "
+                f"most {cap:,} for --max-nodes = {max_nodes:,}. Raise --max-nodes or solve a "
+                "later position"
+            )
     entries = []
     for i, d in enumerate(deals):
-        entries.append(walker.entry(deal_state(state, d)))
+        e = found.get(i)
+        entries.append(e if e is not None else walker.entry(deal_state(state, d)))
         if progress is not None:
             progress(i + 1, len(deals), 0)  # the engine's expansion: no histories yet
+    walker.max_states = None
 
     def level_progress(histories: int) -> None:
         if progress is not None:

@@ -41,11 +41,13 @@ from loveformal.errors import MalformedInput
 from loveformal.notation import parse_position, position_of
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
+from loveformal.solver import endgame as endgame_module
 from loveformal.solver.analysis import solve_position
 from loveformal.solver.endgame import (
     EndgameTooLarge,
     build_endgame,
     enumerate_deals,
+    state_cap,
     unseen_cards,
 )
 from loveformal.state import Phase, State
@@ -229,6 +231,63 @@ def test_knowledge_from_the_log_restricts_the_deals() -> None:
 def test_refuses_above_max_nodes() -> None:
     with pytest.raises(EndgameTooLarge, match="max-nodes"):
         solve_position(endgame("classic", 3, 0), max_nodes=1000)
+
+
+# Benchmark positions (bench/solver.py): classic k = 6, seed 6000 (747 deals, 810 k distinct
+# positions, 87 M histories in the full tree) and k = 4, seed 4001 (160 deals, 11 k positions).
+K6 = (
+    "classic 2p r1 start:P1 | P1 Handmaid,Princess d:Guard,Priest t0 | P2 Handmaid d:Prince t0"
+    " | deck - / Guard*2,Baron*2,Prince,King | aside Priest | up Guard*2,Countess | play P1"
+)
+K4 = (
+    "classic 2p r1 start:P1 | P1 Priest d:Prince,Guard,Baron t0 | P2 Guard,Priest"
+    " d:Prince,Handmaid t0 | deck - / Guard*2,Countess,Princess | aside King"
+    " | up Handmaid,Guard,Baron | play P2"
+)
+
+
+def test_reduced_build_refuses_on_its_estimate_before_expanding_every_deal() -> None:
+    # Three sample deals project about 2.3 M distinct positions: over 4 × the cap of 100 k.
+    deals_expanded: list[int] = []
+    with pytest.raises(EndgameTooLarge, match=r"estimated at [\d,]+ distinct positions") as err:
+        build_endgame(
+            parse_position(K6),
+            reduce=True,
+            max_nodes=200_000,
+            progress=lambda done, total, nodes: deals_expanded.append(done),
+        )
+    assert "sample deal" in str(err.value) and "--max-nodes = 200,000" in str(err.value)
+    assert deals_expanded == []  # refused before the expansion of every deal began
+
+
+def test_reduced_build_stops_at_its_state_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No estimate (no sample deals): only the cap, checked as each state is made, stops it.
+    monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 2_000)
+    assert state_cap(3_000) == 2_000 and state_cap(10_000) == 5_000
+    deals_expanded: list[int] = []
+    with pytest.raises(EndgameTooLarge, match="more than 2,000 distinct positions to expand"):
+        build_endgame(
+            parse_position(K4),
+            reduce=True,
+            max_nodes=3_000,
+            sample_deals=0,
+            progress=lambda done, total, nodes: deals_expanded.append(done),
+        )
+    assert deals_expanded and deals_expanded[-1] < 160  # stopped inside the expansion
+    # With room for its 11 k positions, the same position builds.
+    monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 12_000)
+    assert build_endgame(parse_position(K4), reduce=True, sample_deals=0).game.num_nodes > 0
+
+
+@pytest.mark.parametrize(("k", "seed"), [(1, 0), (2, 1), (3, 0), (3, 2)])
+def test_reduced_build_fits_exactly_at_its_own_size(k: int, seed: int) -> None:
+    """Small endgames can have fewer reduced histories than distinct positions: neither the
+    estimate nor the state cap refuses one whose reduced game fits ``max_nodes``."""
+    state = endgame("classic", k, seed)
+    size = build_endgame(state, reduce=True).game.num_nodes
+    assert build_endgame(state, reduce=True, max_nodes=size).game.num_nodes == size
+    with pytest.raises(EndgameTooLarge, match="histories"):
+        build_endgame(state, reduce=True, max_nodes=size - 1)
 
 
 @pytest.mark.parametrize(

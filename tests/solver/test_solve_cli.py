@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from loveformal import cli
 
-from .test_endgame import D, E
+from .test_endgame import K6, D, E
 
 runner = CliRunner()
 
@@ -106,6 +106,7 @@ P2 = ["Priest", "Baron", "Prince", "Handmaid"]
             "account for all",
         ),
         ((D, "--max-nodes", "5"), "max-nodes"),
+        ((K6, "--max-nodes", "200000"), "estimated at"),
         ((D, "--seat", "P9"), "P9"),
         ((D, "--utility", "money"), "--utility"),
     ],
