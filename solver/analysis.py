@@ -50,7 +50,7 @@ from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, State
 
 from .certify import certify
-from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused
+from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused, group_by_identity
 from .endgame import (
     DEFAULT_MAX_NODES,
     Endgame,
@@ -214,7 +214,10 @@ def _root_probs(game: Game) -> dict[int, Fraction]:
 
 
 def _float_values(
-    game: Game, seat: int, table: Sequence[Sequence[float] | None], payoff: Sequence[float]
+    game: Game,
+    seat: int,
+    table: Sequence[Sequence[float] | None],
+    payoff: Sequence[float] | npt.NDArray[np.float64],
 ) -> Any:
     """Bottom-up expected ``payoff`` per node (floats) under a full per-infoset table."""
     if game.is_tree():
@@ -280,20 +283,18 @@ def _tree_float_values(
     return values
 
 
-def _win_payoff(game: Game, seat: int) -> list[float]:
+def _win_payoff(game: Game, seat: int) -> npt.NDArray[np.float64]:
     """Per node: ``seat``'s round-win indicator at terminals (an expectation at collapsed
-    subtrees), else 0. Terminals of one engine node share the indicator tuple, so each is
-    converted to a float once."""
-    out = [0.0] * game.num_nodes
-    floats: dict[int, float] = {}
-    for n in np.flatnonzero(game.kind == TERMINAL).tolist():
-        w = terminal_winners(game, n)
-        if w is None:
-            continue
-        f = floats.get(id(w))
-        if f is None:
-            f = floats[id(w)] = float(w[seat])
-        out[n] = f
+    subtrees), else 0. Terminals of one engine node share the indicator tuple, so each
+    distinct tuple is converted to a float once."""
+    out = np.zeros(game.num_nodes, dtype=np.float64)
+    terminals = np.flatnonzero(game.kind == TERMINAL)
+    if terminals.size == 0:
+        return out
+    winners = [terminal_winners(game, n) for n in terminals.tolist()]
+    first, group = group_by_identity(winners)
+    floats = [0.0 if w is None else float(w[seat]) for w in map(winners.__getitem__, first)]
+    out[terminals] = np.array(floats, dtype=np.float64)[group]
     return out
 
 

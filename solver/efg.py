@@ -242,8 +242,9 @@ class Game:
             # Builders share one tuple among the terminals with the same utilities: check
             # each distinct object once (summing Fractions at every terminal is slow).
             utilities = self.utility_exact
-            first, _ = group_by_identity(utilities)
-            cached = all(sum(u) == 0 for u in map(utilities.__getitem__, first.tolist()) if u)
+            held = [utilities[n] for n in np.flatnonzero(self.kind == TERMINAL).tolist()]
+            first, _ = group_by_identity(held)
+            cached = all(_sums_to_zero(u) for u in map(held.__getitem__, first.tolist()) if u)
             object.__setattr__(self, "_zero_sum_cache", cached)
         return cached
 
@@ -613,6 +614,15 @@ class InfosetSpec:
     actions: tuple[Hashable, ...]
     parent_sequence: int
     first_sequence: int
+
+
+def _sums_to_zero(u: tuple[Fraction, ...]) -> bool:
+    """``sum(u) == 0``; for two Fractions (kept in lowest terms, denominator positive) without
+    adding them."""
+    if len(u) == 2:
+        a, b = u
+        return a.numerator == -b.numerator and a.denominator == b.denominator
+    return sum(u) == 0
 
 
 def group_by_identity(items: Sequence[object]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:

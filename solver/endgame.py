@@ -689,7 +689,7 @@ def _public_view(state: State, seat: int) -> tuple[tuple[object, ...], tuple[obj
 
 
 _new_state = tuple.__new__
-assert State._fields[-1] == "log"
+assert State._fields[0] == "rules" and State._fields[-1] == "log"
 
 
 class _TreeWalker:
@@ -703,7 +703,8 @@ class _TreeWalker:
         self.merge = merge
         self.max_nodes = max_nodes
         self.players = players
-        self.memo: dict[State, _Entry] = {}
+        self.memo: dict[tuple[object, ...], _Entry] = {}
+        """Engine nodes by their state without ruleset and log (see :meth:`entry`)."""
         self.chunk_ids: dict[tuple[Event, ...], int] = {}
         self.chunk_events: list[tuple[Event, ...]] = []
         self.seen_chunks: dict[tuple[Event, ...], tuple[int, ...]] = {}
@@ -732,11 +733,16 @@ class _TreeWalker:
     # -- memoised engine nodes
 
     def entry(self, state: State) -> _Entry:
-        # ``state`` without its log (the last field; ``_replace`` is several times slower).
-        bare = _new_state(State, (*state[:-1], ())) if state.log else state
-        found = self.memo.get(bare)
+        # Memoised on the state without its ruleset (the first field, the root's in every
+        # state of the endgame: hashing it is a Python call) and its log (the last).
+        key = state[1:-1]
+        found = self.memo.get(key)
         if found is not None:
             return found
+        if state.rules is not self.root.rules:
+            raise AssertionError("the states of an endgame share its root's ruleset")
+        # ``state`` without its log (``_replace`` is several times slower).
+        bare = _new_state(State, (*state[:-1], ())) if state.log else state
         if self.max_states is not None and len(self.memo) >= self.max_states:
             raise self.too_many_states()
         e = _Entry(bare)
@@ -767,7 +773,7 @@ class _TreeWalker:
             e.events = tuple(k.log for k in kids)
             e.chunks = tuple(self.chunks_of(evs) for evs in e.events)
             e.children = tuple(self.entry(k) for k in kids)
-        self.memo[bare] = e
+        self.memo[key] = e
         return e
 
     def count(self, e: _Entry) -> int:

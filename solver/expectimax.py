@@ -218,8 +218,10 @@ class _Grouped:
         n_players = game.num_players
         util_den = 1
         utils = [game.utility_exact[z] for z in terminals]
-        distinct = {id(u): u for u in utils}
-        for u in distinct.values():
+        # Builders share one tuple among the terminals with the same utilities.
+        first, which = group_by_identity(utils)
+        distinct = [utils[i] for i in first.tolist()]
+        for u in distinct:
             assert u is not None
             for v in u:
                 util_den = math.lcm(util_den, v.denominator)
@@ -227,7 +229,7 @@ class _Grouped:
         self.keys: npt.NDArray[np.int64] | None = None
         self.values: npt.NDArray[np.int64] | None = None
         self._sums: dict[tuple[int, ...], list[int]] | None = None
-        if self._vectorised(game, terminals, reach, common, utils, distinct, util_den):
+        if self._vectorised(game, terminals, reach, common, which, distinct, util_den):
             return
         own = game.own_sequence[terminals].tolist()
         sums: dict[tuple[int, ...], list[int]] = {}
@@ -264,23 +266,20 @@ class _Grouped:
         terminals: list[int],
         reach: list[int],
         common: int,
-        utils: list[tuple[Fraction, ...] | None],
-        distinct: dict[int, tuple[Fraction, ...] | None],
+        which: npt.NDArray[np.intp],
+        distinct: list[tuple[Fraction, ...] | None],
         util_den: int,
     ) -> bool:
         """The grouping in int64 numpy when no sum can overflow (the reach numerators of a
-        group sum to at most ``common``): returns False (nothing done) otherwise."""
-        ids = list(distinct)
+        group sum to at most ``common``): returns False (nothing done) otherwise. ``which``
+        gives each terminal's row of ``distinct``, its distinct utility tuples."""
         table = []
-        for key in ids:
-            u = distinct[key]
+        for u in distinct:
             assert u is not None
             table.append([v.numerator * (util_den // v.denominator) for v in u])
         biggest = max((abs(x) for row in table for x in row), default=0)
         if not terminals or common * max(biggest, 1) >= 2**62:
             return False
-        row_of = {key: i for i, key in enumerate(ids)}
-        which = np.fromiter((row_of[id(u)] for u in utils), dtype=np.int64, count=len(utils))
         r = np.array(reach, dtype=np.int64)
         values = r[:, None] * np.array(table, dtype=np.int64)[which]
         own = game.own_sequence[np.array(terminals, dtype=np.int64)].astype(np.int64)
