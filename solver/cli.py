@@ -209,9 +209,10 @@ def solve_command(
             now = time.perf_counter()
             if now - last[0] >= 2.0 or (done == total and now - started >= 2.0):
                 last[0] = now
+                # The reduced build expands the engine's positions first (no histories yet).
+                made = f"{nodes:,} histories" if nodes else "expanding positions"
                 typer.echo(
-                    f"building: {done}/{total} deals, {nodes:,} histories ({now - started:.0f} s)",
-                    err=True,
+                    f"building: {done}/{total} deals, {made} ({now - started:.0f} s)", err=True
                 )
 
         def lp_progress(step: int, gap: float, selected: tuple[int, int]) -> None:
