@@ -9,8 +9,10 @@ value and a Nash equilibrium; :func:`~loveformal.solver.certify.certify` then ro
 equilibrium to rationals and recomputes both best responses exactly. The result carries:
 
 * ``value`` — the game value for the solving seat: the expected utility at the root (over
-  all deals) under equilibrium; ``value_float`` is the LP's, ``bracket`` the exact interval
-  ``[−BR_opp(σ_seat), BR_seat(σ_opp)]`` that contains it, ``exploitability`` the exact mean
+  all deals) under equilibrium; ``bracket`` the exact interval
+  ``[−BR_opp(σ_seat), BR_seat(σ_opp)]`` that contains it; ``value_float`` the float of
+  ``value`` when it is known, else of the bracket's midpoint (never the LP's own float,
+  which can lie a rounding error outside the bracket); ``exploitability`` the exact mean
   best-response gain of the rounded profile (half the bracket's width);
 * ``actions`` — for the seat's *actual* hand (its information set at the root, when it is
   the seat to decide): each action's equilibrium probability and its value against the
@@ -90,7 +92,11 @@ class ActionResult:
     probability: float
     """Equilibrium probability (or 1/0 for the best response against models)."""
     value: Fraction
-    """Expected utility for the seat after this action, best play afterwards, exact."""
+    """Expected utility for the seat after this action, best play afterwards, exact: against
+    the equilibrium opponent (or the declared models). For an action the equilibrium does
+    not play, the opponent's play after it is not pinned down by equilibrium, so another
+    equilibrium (say of the full tree rather than the reduced game) can value it otherwise;
+    it never exceeds the value of the actions the equilibrium plays."""
     win: float
     """Probability of winning the round on this line."""
     pimc: Fraction | None
@@ -131,6 +137,7 @@ class EndgameResult:
     value: Fraction | None
     """Exact value when known exactly (a best response, or a one-point bracket), else None."""
     value_float: float
+    """``float(value)``, or of the bracket's midpoint when the value is not pinned down."""
     bracket: tuple[Fraction, Fraction] | None
     exploitability: Fraction | None
     actions: tuple[ActionResult, ...]
@@ -167,6 +174,7 @@ class EndgameResult:
                     "value_exact": str(a.value),
                     "win": a.win,
                     "pimc": None if a.pimc is None else float(a.pimc),
+                    "equivalent_to": None if a.equivalent_to is None else str(a.equivalent_to),
                 }
                 for a in self.actions
             ],
@@ -174,6 +182,7 @@ class EndgameResult:
             "pimc_exact": frac(self.pimc),
             "deals": self.sizes.deals,
             "histories": self.sizes.histories,
+            "full_histories": self.sizes.full_histories,
             "terminals": self.sizes.terminals,
             "infosets": list(self.sizes.infosets),
             "sequences": list(self.sizes.sequences),
@@ -436,10 +445,22 @@ def _solve_position(
             f"{eg.dominated:,} dominated actions, forced moves, choice-free subtrees; same "
             "value, and its equilibrium is one of the full game)"
         )
+    if info is not None:
+        notes.append(
+            f"the game value averages over every hand {seat_name(seat)} could hold (its own "
+            "hand is dealt at the root, so that no seat is assumed to know it); the action "
+            "values are for its actual hand"
+        )
     if equilibrium:
         result = _equilibrium(eg, seat, info, root_p, seconds, pimc, lp_progress)
         method = "sequence-form LP (HiGHS) + exact certificate"
         opp_text = None
+        if any(a.probability == 0 and a.equivalent_to is None for a in result[4]):
+            notes.append(
+                "an action of probability 0 is valued against this equilibrium's opponent, "
+                "whose play after it equilibrium does not pin down: another equilibrium may "
+                "value it otherwise, never above the actions played"
+            )
     else:
         assert opponents is not None
         result = _against_models(eg, seat, info, root_p, opponents)
@@ -540,7 +561,9 @@ def _equilibrium(
                 )
             )
         actions = _with_equivalents(eg, actions)
-    return value, sign * sol.value, bracket, cert.exploitability, actions, pimc_value
+    # The certified figure, not the LP's float (which can lie 1e-16 outside the bracket).
+    value_float = float(value if value is not None else (bracket[0] + bracket[1]) / 2)
+    return value, value_float, bracket, cert.exploitability, actions, pimc_value
 
 
 def _with_equivalents(eg: Endgame, actions: list[ActionResult]) -> list[ActionResult]:

@@ -15,6 +15,7 @@ solved and compared with their hand-computed values (:data:`KNOWN_ENDGAMES`).
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -72,7 +73,13 @@ def load_position(text: str) -> State:
     """A notation string, or a scenario file (its position under its first ruleset, after its
     moves, with the log of those moves)."""
     path = Path(text)
-    if text.endswith(".toml") or (path.suffix and path.exists()):
+    if "|" not in text and (path.is_dir() or "/" in text or path.suffix):
+        # Not notation (which has '|'-separated sections): meant as a file.
+        if path.is_dir():
+            raise MalformedInput(f"{text}: is a directory, not a scenario file or a position")
+        if not path.exists():
+            raise MalformedInput(f"{text}: no such file (and not a position in the notation)")
+    if text.lower().endswith(".toml") or (path.suffix and path.exists()):
         from loveformal.scenarios.parse import initial_state, parse_file, ruleset_of
         from loveformal.scenarios.run import play_moves
 
@@ -101,12 +108,24 @@ def _frac(x: Any) -> str:
     return f"{float(x):+.6f} ({_exact(x)})"
 
 
+def utility_text(utility: str, players: int) -> str:
+    """What the values measure, for the seat solved for (see :func:`..endgame.terminal_utility`):
+    with two players each is the seat's gain minus its opponent's."""
+    if utility == "round":
+        if players == 2:
+            return "round win +1, loss -1, shared 0"
+        return "1 if the seat is among the round's winners, else 0"
+    if players == 2:
+        return "tokens the seat gains to the end of the round minus its opponent's"
+    return "tokens the seat gains to the end of the round"
+
+
 def render(result: EndgameResult) -> str:
     """The human-readable report."""
     lines = [
         f"position: {result.position}",
         f"seat: {seat_name(result.seat)}   method: {result.method}   utility: {result.utility}"
-        + (" (round win +1, loss -1, shared 0)" if result.utility == "round" else " (tokens)"),
+        + f" ({utility_text(result.utility, result.players)})",
     ]
     if result.actions:
         lines.append("")
@@ -148,6 +167,18 @@ def render(result: EndgameResult) -> str:
     return "\n".join(lines)
 
 
+def _unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written as a new or replaced file, if that can be seen now."""
+    if path.is_dir():
+        return "it is a directory"
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        return f"no directory {parent}"
+    if not os.access(parent if not path.exists() else path, os.W_OK):
+        return "permission denied"
+    return None
+
+
 def _fail(message: str) -> typer.Exit:
     typer.echo(f"loveformal: error: {' '.join(message.split())}", err=True)
     return typer.Exit(EXIT_BAD_INPUT)
@@ -168,12 +199,16 @@ def solve_command(
         int,
         typer.Option(
             min=1,
-            help="Refuse endgames with more histories than this (the reduced build also "
-            "expands at most max(100000, N/2) distinct positions, estimated first).",
+            help="Refuse endgames with more histories than this (a build also "
+            "expands at most max(100000, N/8) distinct positions, estimated first).",
         ),
     ] = DEFAULT_MAX_NODES,
     utility: Annotated[
-        str, typer.Option(help="round (win +1 / loss -1 / shared 0) or tokens (gained).")
+        str,
+        typer.Option(
+            help="round (2 players: win +1 / loss -1 / shared 0; more: 1 for a winner, else 0) "
+            "or tokens (gained; 2 players: minus the opponent's)."
+        ),
     ] = "round",
     opponents: Annotated[
         str | None,
@@ -193,9 +228,16 @@ def solve_command(
     ] = True,
 ) -> None:
     """Solve the rest of the round exactly: equilibrium (2 players) or best response."""
+    if graph is not None:
+        problem = _unwritable(graph)
+        if problem is not None:  # said before solving, not after
+            raise _fail(f"--graph: cannot write {graph}: {problem}")
     try:
         state = load_position(position)
-        seat_index = parse_seat(seat, state.players) if seat is not None else None
+        try:
+            seat_index = parse_seat(seat, state.players) if seat is not None else None
+        except ValueError as exc:
+            raise MalformedInput(f"--seat: {exc}") from None
         if utility not in UTILITIES:
             raise MalformedInput(f"--utility: expected one of {', '.join(UTILITIES)}")
         if opponents is not None and opponents not in MODELS:
@@ -244,6 +286,11 @@ def solve_command(
         )
     except (LoveformalError, ValueError) as exc:
         raise _fail(str(exc)) from None
+    except MemoryError:
+        raise _fail(
+            "out of memory while solving; lower --max-nodes (a smaller endgame is refused "
+            "before it is built) or solve a later position"
+        ) from None
     if graph is not None:
         from .graph import write_graphml
 

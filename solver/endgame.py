@@ -132,12 +132,20 @@ the estimate over-states (later deals share states with earlier ones), by up to 
 the benchmark endgames."""
 
 
+STATES_PER_NODE = 8
+""":func:`state_cap` allows one engine state per this many histories of ``max_nodes``."""
+
+
 def state_cap(max_nodes: int) -> int:
-    """The most distinct engine states the reduced build expands under ``max_nodes``: half of
-    it, but at least :data:`STATE_CAP_FLOOR`. A state costs about twice what a history of the
-    reduced game costs; small endgames can have fewer histories than states (dominated
-    branches are left out), which the floor covers."""
-    return max(STATE_CAP_FLOOR, max_nodes // 2)
+    """The most distinct engine states a build expands under ``max_nodes`` (checked as each
+    is made, so that no single deal runs away): half of it, but at least
+    :data:`STATE_CAP_FLOOR`. A state costs about twice what a history costs, and takes
+    longest to make (the engine's transitions). In the full tree every state is at least one
+    history; small reduced games can have fewer histories than states (dominated branches
+    are left out), which the floor covers. Above the floor the games are deep: every
+    benchmark endgame with more than 100 k states has over 8 histories per state, full or
+    reduced."""
+    return max(STATE_CAP_FLOOR, max_nodes // STATES_PER_NODE)
 
 
 Progress = Callable[[int, int, int], None]
@@ -821,8 +829,8 @@ class _TreeWalker:
         assert self.max_states is not None
         return EndgameTooLarge(
             f"the endgame has more than {self.max_states:,} distinct positions to expand, the "
-            f"reduced build's limit for --max-nodes = {self.max_nodes:,}; raise --max-nodes or "
-            "solve a later position"
+            f"limit for --max-nodes = {self.max_nodes:,}; raise --max-nodes or solve a later "
+            "position"
         )
 
     def add_root(self, labels: tuple[Hashable, ...], probs: tuple[Fraction, ...]) -> int:
@@ -988,9 +996,11 @@ def build_endgame(
     """Build the endgame of ``state`` (see the module docstring).
 
     Before building everything, the subtrees of ``sample_deals`` evenly spread deals are
-    built and their mean size times the number of deals is the *estimate*; above
-    ``max_nodes`` it raises :class:`EndgameTooLarge` at once. The build itself also stops
-    with :class:`EndgameTooLarge` as soon as it passes ``max_nodes`` histories.
+    built and their mean size times the number of deals is the *estimate*, checked after
+    each sample deal; above ``max_nodes`` it raises :class:`EndgameTooLarge` at once. The
+    engine's expansion stops past :func:`state_cap` distinct states (checked as each is made,
+    so one enormous deal cannot run away), and the build itself as soon as it passes
+    ``max_nodes`` histories.
 
     ``share`` keys every node on its full state (log included) and merges repeats. The log
     records every event of the round, so two different histories almost never reach the same
@@ -1121,18 +1131,22 @@ def _build_tree(
     progress: Progress | None,
     sample_deals: int,
 ) -> Game:
+    walker.max_states = state_cap(max_nodes)  # each state is at least one history
     step = max(1, len(deals) // max(1, sample_deals))
     sample = list(range(0, len(deals), step))[:sample_deals]
-    if sample:
-        sizes = [walker.count(walker.entry(deal_state(state, deals[i]))) for i in sample]
-        estimate = sum(sizes) * len(deals) / len(sample)
+    sizes: list[int] = []
+    for i in sample:
+        sizes.append(walker.count(walker.entry(deal_state(state, deals[i]))))
+        estimate = sum(sizes) * len(deals) / len(sizes)
         if estimate > max_nodes:
             raise EndgameTooLarge(
                 f"the endgame is estimated at {estimate:,.0f} histories ({len(deals):,} deals "
-                f"× about {sum(sizes) / len(sample):,.0f} each), more than --max-nodes = "
+                f"× about {sum(sizes) / len(sizes):,.0f} each, from {len(sizes)} sample "
+                f"deal{'s' if len(sizes) > 1 else ''}), more than --max-nodes = "
                 f"{max_nodes:,}; raise --max-nodes or solve a later position"
             )
     entries = [walker.entry(deal_state(state, d)) for d in deals]
+    walker.max_states = None
     if 1 + sum(walker.count(e) for e in entries) > max_nodes:
         raise walker.too_large()
     walker.add_root(tuple(d.label() for d in deals), tuple(d.weight / total for d in deals))

@@ -260,23 +260,34 @@ def test_reduced_build_refuses_on_its_estimate_before_expanding_every_deal() -> 
     assert deals_expanded == []  # refused before the expansion of every deal began
 
 
-def test_reduced_build_stops_at_its_state_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    # No estimate (no sample deals): only the cap, checked as each state is made, stops it.
+@pytest.mark.parametrize("reduce", [True, False])
+def test_builds_stop_at_their_state_cap(monkeypatch: pytest.MonkeyPatch, reduce: bool) -> None:
+    # No estimate (no sample deals): only the cap, checked as each state is made, stops it,
+    # on the reduced build and on the full tree's (three or more players, --full).
     monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 2_000)
-    assert state_cap(3_000) == 2_000 and state_cap(10_000) == 5_000
+    assert state_cap(3_000) == 2_000 and state_cap(80_000) == 10_000
     deals_expanded: list[int] = []
     with pytest.raises(EndgameTooLarge, match="more than 2,000 distinct positions to expand"):
         build_endgame(
             parse_position(K4),
-            reduce=True,
+            reduce=reduce,
             max_nodes=3_000,
             sample_deals=0,
             progress=lambda done, total, nodes: deals_expanded.append(done),
         )
-    assert deals_expanded and deals_expanded[-1] < 160  # stopped inside the expansion
-    # With room for its 11 k positions, the same position builds.
-    monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 12_000)
-    assert build_endgame(parse_position(K4), reduce=True, sample_deals=0).game.num_nodes > 0
+    if reduce:
+        assert deals_expanded and deals_expanded[-1] < 160  # stopped inside the expansion
+    else:  # the full tree reports progress only once every deal is expanded
+        assert deals_expanded == []
+    if reduce:  # with room for its 11 k positions, the same position builds
+        monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 12_000)
+        assert build_endgame(parse_position(K4), reduce=True, sample_deals=0).game.num_nodes > 0
+
+
+def test_full_tree_estimate_is_checked_after_each_sample_deal() -> None:
+    # One sample deal already projects more than --max-nodes: refused before the second.
+    with pytest.raises(EndgameTooLarge, match=r"from 1 sample deal\)"):
+        build_endgame(parse_position(K4), max_nodes=50_000)
 
 
 @pytest.mark.parametrize(("k", "seed"), [(1, 0), (2, 1), (3, 0), (3, 2)])
@@ -319,3 +330,17 @@ def test_three_players_best_response_against_random() -> None:
         assert chosen.value == best
     heur = solve_position(state, opponents="heuristic", pimc=False)
     assert heur.value is not None and 0 <= heur.value <= 1
+
+
+def test_reported_float_value_comes_from_the_certificate() -> None:
+    pinned = solve_position(parse_position(D), pimc=False)
+    assert pinned.value == Fraction(-4, 5) and pinned.value_float == float(Fraction(-4, 5))
+    # K4's bracket does not close (denominators of 79 and 132 digits): the float lies inside
+    # it as far as floats can tell (the LP's own float was 1 ulp above its upper end).
+    r = solve_position(parse_position(K4), pimc=False, reduce=True)
+    assert r.value is None and r.bracket is not None
+    lo, hi = r.bracket
+    assert lo < hi and float(lo) <= r.value_float <= float(hi)
+    assert r.value_float == float((lo + hi) / 2)
+    assert any("probability 0 is valued against this equilibrium" in n for n in r.notes)
+    assert any("averages over every hand P2 could hold" in n for n in r.notes)

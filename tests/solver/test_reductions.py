@@ -195,8 +195,12 @@ def test_equivalent_guesses_are_listed_with_their_kept_guess() -> None:
     assert sum(a.probability for a in r.actions) == pytest.approx(1.0)
     data = r.to_json()
     assert [set(a) for a in data["actions"]] == [
-        {"action", "probability", "value", "value_exact", "win", "pimc"}
+        {"action", "probability", "value", "value_exact", "win", "pimc", "equivalent_to"}
     ] * len(legal)
+    assert [a["equivalent_to"] for a in data["actions"]] == [
+        None if a.equivalent_to is None else str(a.equivalent_to) for a in r.actions
+    ]
+    assert sum(a["equivalent_to"] is not None for a in data["actions"]) == 4
 
 
 def _private_dead_actions(state: State, merge: bool) -> tuple[Action, ...]:

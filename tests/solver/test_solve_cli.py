@@ -11,8 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from loveformal import cli
+from loveformal.solver import cli as solver_cli
+from loveformal.solver.analysis import solve_position
 
-from .test_endgame import K6, D, E
+from .test_endgame import K6, D, E, endgame
 
 runner = CliRunner()
 
@@ -149,3 +151,51 @@ def test_solve_says_when_the_lp_falls_back_to_the_whole_lp(monkeypatch: pytest.M
     assert r.exit_code == 0, r.output
     assert "LP: the restricted game gave up; solving the whole LP" in r.output
     assert "certified" in r.output
+
+
+def test_graph_path_is_checked_before_solving(monkeypatch: pytest.MonkeyPatch) -> None:
+    def must_not_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before the --graph path was checked")
+
+    monkeypatch.setattr(solver_cli, "solve_position", must_not_run)
+    for path, why in [("/nonexistent/x.graphml", "no directory /nonexistent"), ("/", "directory")]:
+        r = invoke("solve", D, "--graph", path)
+        assert r.exit_code == 2 and f"--graph: cannot write {path}" in r.output and why in r.output
+
+
+def test_out_of_memory_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(solver_cli, "solve_position", no_memory)
+    r = invoke("solve", D)
+    assert r.exit_code == 2 and "out of memory" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    ("arg", "message"),
+    [
+        ("/nonexistent/position.txt", "no such file"),
+        ("NOPE.TOML", "no such file"),
+        ("/", "is a directory"),
+    ],
+)
+def test_position_argument_meant_as_a_file(arg: str, message: str) -> None:
+    r = invoke("solve", arg)
+    assert r.exit_code == 2 and message in r.output and "sections" not in r.output
+
+
+def test_seat_error_names_the_option() -> None:
+    r = invoke("solve", D, "--seat", "P3")
+    assert r.exit_code == 2 and "--seat: unknown seat 'P3'" in r.output
+
+
+def test_utility_text_by_player_count() -> None:
+    assert solver_cli.utility_text("round", 2) == "round win +1, loss -1, shared 0"
+    assert "1 if the seat is among the round's winners" in solver_cli.utility_text("round", 3)
+    assert "minus its opponent's" in solver_cli.utility_text("tokens", 2)
+    assert "minus" not in solver_cli.utility_text("tokens", 4)
+    three = solve_position(endgame("classic", 1, 5, players=3), pimc=False)
+    report = solver_cli.render(three)
+    assert "utility: round (1 if the seat is among the round's winners, else 0)" in report
+    assert "loss -1" not in report
