@@ -641,6 +641,41 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
                 f"{card} appears {_times(n)}, but the {rules.preset} deck for {players} players "
                 + (f"holds {have}" if have else "has none")
             )
+
+    # what the phase and the markers need of the deck (true of every reachable state)
+    def lacks(card: Card) -> bool:
+        return deck_spec.count(card) == 0
+
+    needs = {
+        Phase.CHANCELLOR: Card.CHANCELLOR,
+        Phase.CHANCELLOR_DRAW: Card.CHANCELLOR,
+        Phase.BISHOP_REDRAW: Card.BISHOP,
+    }.get(phase)
+    if needs is not None and lacks(needs):
+        raise _bad(
+            stoks[0].col,
+            "status",
+            f"the {rules.preset} deck for {players} players has no {needs}: no seat can be at "
+            f"the {phase.value} step",
+        )
+    if phase in (Phase.REDRAW, Phase.BISHOP_REDRAW) and pending is None:
+        raise _bad(stoks[0].col, "status", f"{phase.value} needs pending:Pk (the seat it is for)")
+    if phase is Phase.REDRAW and pending is not None and specs[pending].hand:
+        raise _bad(
+            specs[pending].col,
+            seat_name(pending),
+            "the seat that draws a replacement card has discarded its hand (it holds none)",
+        )
+    for tok, card, what in ((syc_tok, Card.SYCOPHANT, "syc"), (jester_tok, Card.JESTER, "jester")):
+        if tok is not None and lacks(card):
+            raise _bad(
+                tok.col, what, f"the {rules.preset} deck for {players} players has no {card}"
+            )
+    for i, s in enumerate(specs):
+        if s.spied and lacks(Card.SPY):
+            raise _bad(
+                s.col, seat_name(i), f"the {rules.preset} deck for {players} players has no Spy"
+            )
     for i, s in enumerate(specs):
         if s.out and s.hand:
             raise _bad(s.col, seat_name(i), "a seat that is out of the round holds no cards")
