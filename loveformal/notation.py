@@ -666,10 +666,11 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
             seat_name(pending),
             "the seat that draws a replacement card has discarded its hand (it holds none)",
         )
-    for tok, card, what in ((syc_tok, Card.SYCOPHANT, "syc"), (jester_tok, Card.JESTER, "jester")):
-        if tok is not None and lacks(card):
+    markers = ((syc_tok, Card.SYCOPHANT, "syc"), (jester_tok, Card.JESTER, "jester"))
+    for marker, card, what in markers:
+        if marker is not None and lacks(card):
             raise _bad(
-                tok.col, what, f"the {rules.preset} deck for {players} players has no {card}"
+                marker.col, what, f"the {rules.preset} deck for {players} players has no {card}"
             )
     for i, s in enumerate(specs):
         if s.spied and lacks(Card.SPY):
