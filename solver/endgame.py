@@ -126,23 +126,21 @@ DEFAULT_MAX_NODES = 3_000_000
 
 STATE_CAP_FLOOR = 100_000
 """The least :func:`state_cap` (about 200 MB of engine states, a few seconds to expand)."""
+STATES_PER_NODE = 8
+""":func:`state_cap` allows one engine state per this many histories of ``max_nodes``."""
 ESTIMATE_SLACK = 4
 """The reduced build refuses at once when its estimate passes this many times its state cap:
 the estimate over-states (later deals share states with earlier ones), by up to 7 times in
 the benchmark endgames."""
 
 
-STATES_PER_NODE = 8
-""":func:`state_cap` allows one engine state per this many histories of ``max_nodes``."""
-
-
 def state_cap(max_nodes: int) -> int:
     """The most distinct engine states a build expands under ``max_nodes`` (checked as each
-    is made, so that no single deal runs away): half of it, but at least
-    :data:`STATE_CAP_FLOOR`. A state costs about twice what a history costs, and takes
-    longest to make (the engine's transitions). In the full tree every state is at least one
-    history; small reduced games can have fewer histories than states (dominated branches
-    are left out), which the floor covers. Above the floor the games are deep: every
+    is made, so that no single deal runs away): one per :data:`STATES_PER_NODE` histories of
+    it, but at least :data:`STATE_CAP_FLOOR`. A state costs about twice what a history costs,
+    and takes longest to make (the engine's transitions). In the full tree every state is at
+    least one history; small reduced games can have fewer histories than states (dominated
+    branches are left out), which the floor covers. Above the floor the games are deep: every
     benchmark endgame with more than 100 k states has over 8 histories per state, full or
     reduced."""
     return max(STATE_CAP_FLOOR, max_nodes // STATES_PER_NODE)
@@ -1070,6 +1068,12 @@ def build_endgame(
     )
 
 
+def _sample_indices(deals: int, samples: int) -> list[int]:
+    """Up to ``samples`` evenly spread deal indices (the deals the estimates are taken on)."""
+    step = max(1, deals // max(1, samples))
+    return list(range(0, deals, step))[:samples]
+
+
 def _build_reduced(
     walker: _TreeWalker,
     state: State,
@@ -1084,8 +1088,7 @@ def _build_reduced(
 
     cap = walker.max_states = state_cap(max_nodes)
     # The estimate: evenly spread sample deals first (see ESTIMATE_SLACK).
-    step = max(1, len(deals) // max(1, sample_deals))
-    sample = list(range(0, len(deals), step))[:sample_deals]
+    sample = _sample_indices(len(deals), sample_deals)
     found: dict[int, _Entry] = {}
     for done, i in enumerate(sample, 1):
         found[i] = walker.entry(deal_state(state, deals[i]))
@@ -1132,8 +1135,7 @@ def _build_tree(
     sample_deals: int,
 ) -> Game:
     walker.max_states = state_cap(max_nodes)  # each state is at least one history
-    step = max(1, len(deals) // max(1, sample_deals))
-    sample = list(range(0, len(deals), step))[:sample_deals]
+    sample = _sample_indices(len(deals), sample_deals)
     sizes: list[int] = []
     for i in sample:
         sizes.append(walker.count(walker.entry(deal_state(state, deals[i]))))
@@ -1172,8 +1174,7 @@ def _build(
     sample_deals: int,
 ) -> Game:
     children: dict[int, int] = {}
-    step = max(1, len(deals) // max(1, sample_deals))
-    sample = list(range(0, len(deals), step))[:sample_deals]
+    sample = _sample_indices(len(deals), sample_deals)
     for i in sample:
         children[i] = walker.walk(deal_state(state, deals[i]))
     if sample:
