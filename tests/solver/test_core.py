@@ -282,6 +282,28 @@ def test_lp_rejects_games_it_cannot_solve() -> None:
         solve(b.build(b.decision(0, "I", [("a", b.terminal([1, 1]))])))
 
 
+@pytest.mark.parametrize(
+    ("utilities", "zero_sum"),
+    [
+        ([Fraction(3, 4), Fraction(-3, 4)], True),
+        ([Fraction(6, 8), Fraction(-9, 12)], True),  # lowest terms: 3/4 and −3/4
+        ([Fraction(1, 2), Fraction(-1, 3)], False),  # numerators cancel, denominators differ
+        ([Fraction(1, 3), Fraction(-2, 3)], False),  # denominators equal, numerators do not
+        ([Fraction(0), Fraction(0)], True),
+        ([Fraction(1, 2), Fraction(1, 2), Fraction(-1)], True),  # three players: the sum
+        ([Fraction(1, 2), Fraction(1, 2), Fraction(-1, 2)], False),
+    ],
+)
+def test_zero_sum_check_is_exact(utilities: list[Fraction], zero_sum: bool) -> None:
+    """``Game.is_zero_sum`` compares two players' Fractions without adding them; it must agree
+    with the exact sum."""
+    b = GameBuilder(len(utilities))
+    won = b.terminal([-x for x in utilities] if len(utilities) == 2 else [0] * len(utilities))
+    game = b.build(b.decision(0, "I", [("a", b.terminal(utilities)), ("b", won)]))
+    assert game.is_zero_sum() is zero_sum
+    assert (sum(utilities) == 0) is zero_sum
+
+
 # --- N-player exact best response ---------------------------------------------------------------
 
 
