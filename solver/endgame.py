@@ -13,7 +13,10 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   cards and the fixed bottom. The position must account for all of them: its hands, its
   set-aside card and the rest of its draw pile (``top`` and ``unseen``) must hold exactly this
   multiset, or :class:`~loveformal.errors.MalformedInput` is raised (a hand-written position
-  that leaves cards out of play cannot be solved).
+  that leaves cards out of play cannot be solved). A position whose public cards say no round
+  reaches it (a protected seat that has played no Handmaid, a face-up or set-aside card gone
+  without a replacement draw to take it, a known deck order no Chancellor explains) is refused
+  too (:func:`_check_history`).
 * A *deal* puts the unseen cards into the zones of ``S`` with ``S``'s sizes: each seat still in
   the round gets a hand of its size in ``S`` (2 for the seat to move after its draw, 1
   otherwise), the set-aside card (if ``S`` still has one) gets one card, and the rest go to the
@@ -198,12 +201,89 @@ def _check_phase(state: State) -> None:
         raise MalformedInput("the round is over: there is nothing left to solve")
 
 
+_DRAWS_A_REPLACEMENT = (Card.PRINCE, Card.ASSASSIN, Card.BISHOP)
+
+
+def _check_history(state: State) -> None:
+    """Refuse a position no round can reach, by what its public cards say happened.
+
+    Each is a one-way guarantee of the engine (``scoring.draw_replacement`` and the cards'
+    effects), so a reachable state always passes:
+
+    * a protected seat has played a Handmaid, which stays in its discard pile (R-Handmaid:
+      the protection lasts until its player's next turn, and nothing else protects);
+    * a card leaves the face-up row or the set-aside slot only as a replacement drawn from an
+      empty deck, one card for each Prince, Assassin or Bishop played (rules.md R2), and the
+      face-up row only to a Prince's target under ``prince_empty_deck = top_removed`` (D16);
+      nothing puts a card back, so such a position's draw pile is empty;
+    * the order of part of the draw pile is known only by a Chancellor's return to the bottom
+      (at most two cards per Chancellor played); no card shows anyone the top of the deck.
+    """
+    discarded: Counter[Card] = Counter()
+    for s in state.seats:
+        discarded.update(s.discards)
+    for i, s in enumerate(state.seats):
+        if s.protected and Card.HANDMAID not in s.discards:
+            raise MalformedInput(
+                f"{seat_name(i)} is protected but has not played a Handmaid (none in its "
+                "discard pile): no round reaches this position"
+            )
+    removed = state.rules.options.two_player_face_up if state.players == 2 else 0
+    lost_face_up = max(0, removed - len(state.face_up))
+    lost = lost_face_up + (state.set_aside is None)
+    if lost:
+        what = []
+        if lost_face_up:
+            what.append(
+                f"{lost_face_up} of the {removed} face-up card{'s' if removed > 1 else ''} "
+                "removed at the deal"
+            )
+        if state.set_aside is None:
+            what.append("the set-aside card")
+        gone = " and ".join(what) + (" are" if lost > 1 else " is") + " missing"
+        replacements = sum(discarded[c] for c in _DRAWS_A_REPLACEMENT)
+        why = None
+        if lost_face_up and state.rules.options.prince_empty_deck != "top_removed":
+            why = "only a Prince under prince_empty_deck = top_removed takes a face-up card"
+        elif lost_face_up > discarded[Card.PRINCE]:
+            why = (
+                f"each Prince played takes at most one face-up card, and {discarded[Card.PRINCE]}"
+                " ha" + ("s" if discarded[Card.PRINCE] == 1 else "ve") + " been played"
+            )
+        elif lost > replacements:
+            why = (
+                "each Prince, Assassin or Bishop played draws at most one replacement card, "
+                f"and {replacements} ha" + ("s" if replacements == 1 else "ve") + " been played"
+            )
+        elif state.pile.size:
+            why = "a replacement comes from there only once the deck is empty"
+        if why is not None:
+            raise MalformedInput(f"{gone}, but {why}: no round reaches this position")
+    pile = state.pile
+    if pile.unseen and pile.top:
+        raise MalformedInput(
+            "the deck lists known cards above its unseen part, but no card shows anyone the "
+            "top of the deck: no round reaches this position"
+        )
+    if pile.unseen and pile.bottom:
+        chancellors = discarded[Card.CHANCELLOR]
+        if 2 * chancellors < len(pile.bottom):
+            raise MalformedInput(
+                f"the deck's bottom holds {len(pile.bottom)} known card"
+                f"{'s' if len(pile.bottom) > 1 else ''}, but only a Chancellor's return puts "
+                f"known cards there (at most two each) and {chancellors} ha"
+                + ("s" if chancellors == 1 else "ve")
+                + " been played: no round reaches this position"
+            )
+
+
 def unseen_cards(state: State) -> tuple[Card, ...]:
     """The cards dealt at the root (see the module docstring), sorted.
 
     Raises :class:`MalformedInput` when the position does not account for every card of the
-    deck that is not public."""
+    deck that is not public, or cannot be reached (:func:`_check_history`)."""
     _check_phase(state)
+    _check_history(state)
     deck = Counter(state.rules.deck(state.players).cards())
     public: Counter[Card] = Counter(state.face_up)
     for s in state.seats:

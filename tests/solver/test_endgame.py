@@ -318,6 +318,87 @@ def test_bad_positions(text: str, match: str) -> None:
         solve_position(parse_position(text))
 
 
+# Positions whose public cards say no round reaches them (each next to one that is accepted).
+Z4 = (
+    "z2019 2p r1 start:P1 | P1 King d:Guard,Priest,Guard,Spy,Chancellor,Guard t0 | "
+    "P2 Guard,Baron d:Countess,Prince,Handmaid,Priest t0 | deck - / Guard,Spy / Princess,Baron"
+    " | aside Handmaid | up Chancellor,Guard,Prince | play P2"
+)
+# A3 after a Prince took the set-aside Guard from the empty deck (the Guard is now discarded).
+A3_ASIDE_TAKEN = A3.replace("Handmaid,Guard t0", "Handmaid,Guard,Guard t0").replace(
+    "aside Guard", "aside -"
+)
+# A3 under top_removed after a Prince took the face-up Guard.
+A3_UP_TAKEN = (
+    A3.replace("classic 2p", "classic prince_empty_deck=top_removed 2p")
+    .replace("Handmaid,Guard t0", "Handmaid,Guard,Guard t0")
+    .replace("up King,Countess,Guard", "up King,Countess")
+)
+UNREACHABLE = [
+    pytest.param(
+        D.replace("Prince,Handmaid t0 |", "Prince,Handmaid,Handmaid t0 |").replace(
+            "Prince,Handmaid t0 prot", "Prince t0 prot"
+        ),
+        "P2 is protected but has not played a Handmaid",
+        id="protected-without-handmaid",
+    ),
+    pytest.param(
+        D.replace("deck Princess | aside Guard", "deck Guard,Princess | aside -"),
+        "the set-aside card is missing, but a replacement comes from there only once the deck",
+        id="aside-gone-deck-not-empty",
+    ),
+    pytest.param(
+        "classic 2p start:P2 | P1 Prince,Princess d:Priest,Baron,Handmaid,Guard t0 | "
+        "P2 Prince d:Priest,Baron,Handmaid,Guard,Guard,Guard t0 | deck - | aside - | "
+        "up King,Countess,Guard | play P1",
+        "draws at most one replacement card, and 0 have been played",
+        id="aside-gone-no-prince",
+    ),
+    pytest.param(
+        A3_UP_TAKEN.replace("classic prince_empty_deck=top_removed 2p", "classic 2p"),
+        "1 of the 3 face-up cards removed at the deal is missing, but only a Prince under "
+        "prince_empty_deck = top_removed",
+        id="face-up-gone-under-set-aside",
+    ),
+    pytest.param(
+        A3_UP_TAKEN.replace("up King,Countess", "up -").replace(
+            "Handmaid,Guard,Guard t0", "Handmaid,Guard,Guard,King,Countess t0"
+        ),
+        "each Prince played takes at most one face-up card, and 2 have been played",
+        id="face-up-gone-three-princes-short",
+    ),
+    pytest.param(
+        K4.replace("deck - / Guard*2,Countess,Princess", "deck Guard / Guard,Countess,Princess"),
+        "known cards above its unseen part",
+        id="known-top",
+    ),
+    pytest.param(
+        K4.replace("deck - / Guard*2,Countess,Princess", "deck - / Guard*2,Countess / Princess"),
+        "bottom holds 1 known card, but only a Chancellor's return puts known cards there "
+        ".at most two each. and 0 have been played",
+        id="known-bottom-without-chancellor",
+    ),
+    pytest.param(
+        Z4.replace("deck - / Guard,Spy / Princess,Baron", "deck - / Spy / Guard,Princess,Baron"),
+        "bottom holds 3 known cards, but .* and 1 has been played",
+        id="three-known-bottom-cards-one-chancellor",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "match"), UNREACHABLE)
+def test_positions_no_round_reaches_are_refused(text: str, match: str) -> None:
+    state = parse_position(text)  # the notation itself accepts them (unlisted cards etc.)
+    with pytest.raises(MalformedInput, match=match):
+        solve_position(state, pimc=False)
+
+
+@pytest.mark.parametrize("text", [D, A3_ASIDE_TAKEN, A3_UP_TAKEN, Z4, K4])
+def test_the_reachable_neighbours_are_solved(text: str) -> None:
+    r = solve_position(parse_position(text), pimc=False, reduce=True)
+    assert r.exploitability is not None and r.exploitability <= Fraction(1, 10**9)
+
+
 def test_three_players_best_response_against_random() -> None:
     state = endgame("classic", 1, 5, players=3)
     r = solve_position(state, pimc=False)

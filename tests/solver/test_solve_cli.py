@@ -107,6 +107,10 @@ P2 = ["Priest", "Baron", "Prince", "Handmaid"]
             ),
             "account for all",
         ),
+        (
+            (D.replace("deck Princess | aside Guard", "deck Guard,Princess | aside -"),),
+            "no round reaches this position",
+        ),
         ((D, "--max-nodes", "5"), "max-nodes"),
         ((K6, "--max-nodes", "200000"), "estimated at"),
         ((D, "--seat", "P9"), "P9"),
