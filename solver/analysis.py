@@ -67,7 +67,7 @@ from .endgame import (
 )
 from .expectimax import Policy, best_response, exact_policy
 from .oracle import StepProgress
-from .pimc import perfect_information_values
+from .pimc import minimax_values
 from .seqform import solve
 
 __all__ = [
@@ -308,7 +308,10 @@ def _win_payoff(game: Game, seat: int) -> npt.NDArray[np.float64]:
 
 
 def _per_action(
-    game: Game, info: Infoset, node_values: Sequence[Any], root_p: Mapping[int, Fraction]
+    game: Game,
+    info: Infoset,
+    node_values: Sequence[Any] | Mapping[int, Any],
+    root_p: Mapping[int, Fraction],
 ) -> list[Any]:
     """Per action of ``info`` (whose nodes are root deals): the deal-weighted average of the
     value of the action's child."""
@@ -526,10 +529,14 @@ def _equilibrium(
     bracket = (lo, hi) if seat == 0 else (-hi, -lo)
     value = bracket[0] if bracket[0] == bracket[1] else None
     pimc_value: Fraction | None = None
-    piv: list[Fraction] | None = None
+    piv: dict[int, Fraction] | None = None
     if with_pimc:
         t = time.perf_counter()
-        piv = perfect_information_values(game)
+        wanted = [0]
+        if info is not None:  # the children of the seat's root decisions (per action)
+            for h in info.nodes:
+                wanted.extend(game.edge_child[game.child_start[h] : game.child_start[h + 1]])
+        piv = minimax_values(game, map(int, wanted))
         pimc_value = sign * piv[0]
         seconds["pimc"] = time.perf_counter() - t
     actions: list[ActionResult] = []

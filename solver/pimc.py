@@ -9,17 +9,37 @@ node there is a single deal, the whole game.
 This is a comparison figure, not a game value: it lets each player's choices depend on hidden
 information (strategy fusion), so it differs from the sequence-form value whenever hidden
 information matters (Kuhn poker: determinized 0, true −1/18). All arithmetic is exact.
+
+:func:`perfect_information_values` values every node in rational arithmetic (the reference);
+:func:`minimax_values`, which the solver uses, values every node in floats (vectorised) and
+then in rational arithmetic only the nodes a choice can depend on: the same exact values, at
+about a seventh of the cost on the benchmark endgames.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from .efg import CHANCE, TERMINAL, Game
 
-__all__ = ["Determinized", "determinized_value", "perfect_information_values"]
+__all__ = [
+    "Determinized",
+    "determinized_value",
+    "float_minimax_values",
+    "minimax_values",
+    "perfect_information_values",
+]
+
+
+TOLERANCE = 1e-9
+"""Children of a decision whose float minimax values lie within this (times the largest
+utility, at least 1) of the best one's are valued exactly (:func:`minimax_values`)."""
 
 
 @dataclass(frozen=True)
@@ -58,9 +78,126 @@ def perfect_information_values(game: Game) -> list[Fraction]:
     return values
 
 
+def float_minimax_values(game: Game) -> npt.NDArray[np.float64]:
+    """:func:`perfect_information_values` in floats: on a tree one vectorised step per depth,
+    deepest first; otherwise node by node."""
+    kind, player = game.kind, game.player
+    starts, child = game.child_start, game.edge_child
+    values = game.utility[:, 0].astype(np.float64, copy=True)
+    if not game.is_tree():
+        probs = game.edge_prob.tolist()
+        out = values.tolist()
+        kinds, players = kind.tolist(), player.tolist()
+        bounds, kids = starts.tolist(), child.tolist()
+        for n in range(game.num_nodes - 1, -1, -1):
+            if kinds[n] == TERMINAL:
+                continue
+            edges = range(bounds[n], bounds[n + 1])
+            if kinds[n] == CHANCE:
+                out[n] = sum(probs[e] * out[kids[e]] for e in edges)
+            else:
+                out[n] = (max if players[n] == 0 else min)(out[kids[e]] for e in edges)
+        return np.array(out, dtype=np.float64)
+    depth = _depths(game.parent)
+    inner = kind != TERMINAL
+    for d in range(int(depth.max(initial=0)), -1, -1):
+        nodes = np.flatnonzero(inner & (depth == d))
+        if nodes.size == 0:
+            continue
+        count = starts[nodes + 1] - starts[nodes]
+        offsets = np.cumsum(count) - count
+        edges = np.arange(int(count.sum())) + np.repeat(starts[nodes] - offsets, count)
+        below = values[child[edges]]
+        chance = kind[nodes] == CHANCE
+        weighted = np.where(np.repeat(chance, count), game.edge_prob[edges] * below, below)
+        sums = np.add.reduceat(weighted, offsets)
+        chosen = np.where(
+            player[nodes] == 0,
+            np.maximum.reduceat(below, offsets),
+            np.minimum.reduceat(below, offsets),
+        )
+        values[nodes] = np.where(chance, sums, chosen)
+    return values
+
+
+def _depths(parent: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
+    """Per node of a tree: how many ancestors it has (pointer jumping)."""
+    depth = (parent >= 0).astype(np.int64)
+    anc = parent.astype(np.int64, copy=True)
+    while True:
+        live = np.flatnonzero(anc >= 0)
+        if live.size == 0:
+            return depth
+        up = anc[live]
+        depth[live] += depth[up]
+        anc[live] = anc[up]
+
+
+def minimax_values(game: Game, nodes: Iterable[int] = (0,)) -> dict[int, Fraction]:
+    """The exact minimax values of :func:`perfect_information_values` for ``nodes`` (and of
+    the nodes they needed, which the returned table also holds), computed exactly only where
+    a choice can depend on it.
+
+    A pass in floats values every node first. At a decision node, only the children whose
+    float value lies within :data:`TOLERANCE` of the best one's can be the exact optimum (every
+    float differs from its exact value by far less: rounding errors of about 1e-16 per
+    operation, a few dozen operations deep), so only those are valued exactly; a chance node
+    needs every child. The exact value of a decision node is then the best of its candidates'
+    exact values, which is the exact minimax value.
+    """
+    if game.num_players != 2 or not game.is_zero_sum():
+        raise ValueError("the determinized value is defined for two-player zero-sum games")
+    n_nodes = game.num_nodes
+    kinds = game.kind.tolist()
+    players = game.player.tolist()
+    starts = game.child_start.tolist()
+    children = game.edge_child.tolist()
+    floats = float_minimax_values(game).tolist()
+    scale = max(1.0, float(np.abs(game.utility[:, 0]).max(initial=0.0)))
+    tolerance = TOLERANCE * scale
+    # Which nodes need an exact value (parents have smaller ids than their children).
+    needed = bytearray(n_nodes)
+    for n in list(nodes):
+        needed[n] = 1
+    for n in range(n_nodes):
+        if not needed[n] or kinds[n] == TERMINAL:
+            continue
+        lo, hi = starts[n], starts[n + 1]
+        if kinds[n] == CHANCE:
+            for e in range(lo, hi):
+                needed[children[e]] = 1
+        else:
+            best = floats[n]
+            for e in range(lo, hi):
+                if abs(floats[children[e]] - best) <= tolerance:
+                    needed[children[e]] = 1
+    exact: dict[int, Fraction] = {}
+    for n in range(n_nodes - 1, -1, -1):
+        if not needed[n]:
+            continue
+        k = kinds[n]
+        if k == TERMINAL:
+            u = game.utility_exact[n]
+            assert u is not None
+            exact[n] = u[0]
+        elif k == CHANCE:
+            total = Fraction(0)
+            for e in range(starts[n], starts[n + 1]):
+                p = game.edge_prob_exact[e]
+                assert p is not None
+                total += p * exact[children[e]]
+            exact[n] = total
+        else:
+            kids = (children[e] for e in range(starts[n], starts[n + 1]))
+            options = [exact[c] for c in kids if c in exact]
+            exact[n] = max(options) if players[n] == 0 else min(options)
+    return exact
+
+
 def determinized_value(game: Game) -> Determinized:
     """Average over root deals of the perfect-information minimax value."""
-    values = perfect_information_values(game)
+    root_children = game.edge_child[game.child_start[0] : game.child_start[1]]
+    values = minimax_values(game, [0, *map(int, root_children)])
     if game.kind[0] != CHANCE:
         return Determinized(value=values[0], deals=((None, Fraction(1), values[0]),))
     deals = []

@@ -51,7 +51,6 @@ from typing import Any
 import highspy
 import numpy as np
 import numpy.typing as npt
-import scipy.optimize
 import scipy.sparse
 
 from .efg import TERMINAL, Game, gc_paused
@@ -232,7 +231,10 @@ def _linprog(
     free_from: int,
     what: str,
 ) -> tuple[FloatArray, FloatArray, float]:
-    """:func:`_highs` through ``scipy.optimize.linprog`` (HiGHS's dual simplex too)."""
+    """:func:`_highs` through ``scipy.optimize.linprog`` (HiGHS's dual simplex too; imported
+    here, as the fallback, to keep half a second off every command's start)."""
+    import scipy.optimize
+
     n_cols = a_ub.shape[1]
     res = scipy.optimize.linprog(
         c,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,11 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from loveformal.solver import pimc
 from loveformal.solver.certify import certify
-from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, GameBuilder
+from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, Game, GameBuilder
 from loveformal.solver.expectimax import best_response, evaluate, exact_policy
 from loveformal.solver.graph import to_networkx, write_graphml
-from loveformal.solver.pimc import determinized_value
+from loveformal.solver.pimc import (
+    determinized_value,
+    float_minimax_values,
+    minimax_values,
+    perfect_information_values,
+)
 from loveformal.solver.seqform import solve
 from tests.solver.games import (
     KUHN_VALUE,
@@ -247,6 +253,47 @@ def test_perfect_information_game() -> None:
     cert = certify(game, sol.strategies)
     assert cert.value_bracket == (PI_VALUE, PI_VALUE)
     assert determinized_value(game).value == PI_VALUE  # perfect information: no fusion gap
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        kuhn_poker,
+        perfect_information,
+        lambda: shared_chance_game(share=True),  # a DAG: the node-by-node float pass
+        lambda: shared_chance_game(share=False),
+    ],
+)
+def test_minimax_values_agree_with_the_exact_reference(make: Callable[[], Game]) -> None:
+    game = make()
+    exact = perfect_information_values(game)
+    floats = float_minimax_values(game)
+    assert all(abs(floats[n] - float(exact[n])) < 1e-12 for n in range(game.num_nodes))
+    assert minimax_values(game, range(game.num_nodes)) == dict(enumerate(exact))
+    root_only = minimax_values(game)
+    assert root_only[0] == exact[0]
+    assert all(exact[n] == v for n, v in root_only.items())
+
+
+def _near_tie() -> Game:
+    """P1 chooses A, a chance node worth exactly 1/5 whose float sum comes out at
+    0.19999999999999998, or B, a terminal worth 1/5 − 10⁻¹⁸ (the float 0.2)."""
+    b = GameBuilder(2)
+    thirds = [(i, F(1, 3), b.terminal([F(i, 10), -F(i, 10)])) for i in (1, 2, 3)]
+    a = b.chance(thirds)
+    worse = F(1, 5) - F(1, 10**18)
+    return b.build(b.decision(0, "root", [("A", a), ("B", b.terminal([worse, -worse]))]))
+
+
+def test_minimax_values_settle_near_ties_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _near_tie()
+    floats = float_minimax_values(game)
+    a, b_ = (int(c) for c in game.edge_child[game.child_start[0] : game.child_start[1]])
+    assert floats[a] < floats[b_]  # the floats order them wrongly
+    assert minimax_values(game)[0] == F(1, 5) == perfect_information_values(game)[0]
+    # Planted bug: trusting the floats' order (no tolerance) picks B.
+    monkeypatch.setattr(pimc, "TOLERANCE", 0.0)
+    assert minimax_values(game)[0] == F(1, 5) - F(1, 10**18)
 
 
 def test_kuhn_determinized_value() -> None:

@@ -50,6 +50,7 @@ from loveformal.solver.endgame import (
     state_cap,
     unseen_cards,
 )
+from loveformal.solver.pimc import determinized_value, minimax_values, perfect_information_values
 from loveformal.state import Phase, State
 
 A3 = (
@@ -397,6 +398,19 @@ def test_positions_no_round_reaches_are_refused(text: str, match: str) -> None:
 def test_the_reachable_neighbours_are_solved(text: str) -> None:
     r = solve_position(parse_position(text), pimc=False, reduce=True)
     assert r.exploitability is not None and r.exploitability <= Fraction(1, 10**9)
+
+
+@pytest.mark.parametrize(("preset", "k", "seed"), [("classic", 2, 3), ("z2019", 2, 4)])
+@pytest.mark.parametrize("reduce", [False, True])
+def test_pimc_minimax_values_match_the_exact_reference(
+    preset: str, k: int, seed: int, reduce: bool
+) -> None:
+    game = build_endgame(endgame(preset, k, seed), merge_dead_guesses=True, reduce=reduce).game
+    exact = perfect_information_values(game)
+    deals = [int(c) for c in game.edge_child[game.child_start[0] : game.child_start[1]]]
+    fast = minimax_values(game, [0, *deals])
+    assert set(deals) <= fast.keys() and all(exact[n] == v for n, v in fast.items())
+    assert determinized_value(game).value == exact[0]
 
 
 def test_three_players_best_response_against_random() -> None:
