@@ -3,8 +3,9 @@
 A *policy* for one player maps each of that player's information-set keys to action
 probabilities ``{label: p}``; it is either a mapping ``key -> {label: p}`` or a callable
 ``key -> {label: p}``. Probabilities may be ``Fraction``, ``int`` or ``float``; see
-:func:`exact_policy` for the conversion (floats are rounded with
-``Fraction(p).limit_denominator(10**9)``, then each infoset is renormalised to sum to exactly 1).
+:func:`exact_policy` for the conversion (a float becomes the fraction with a denominator of
+at most 10,000 when one lies within 1e-14 of it, else the nearest multiple of 2⁻⁶⁴; then
+each infoset is made to sum to exactly 1).
 Labels missing from ``{label: p}`` get probability 0.
 
 :func:`evaluate` computes ``u_i(σ) = Σ_z π_c(z) Π_j π_j(z) u_i(z)`` for every player ``i``
@@ -56,7 +57,17 @@ Policy = Mapping[Any, ActionProbs] | Callable[[Any], ActionProbs]
 ExactStrategy = dict[int, tuple[Fraction, ...]]
 """Infoset index -> exact probabilities in the infoset's canonical action order."""
 
-DENOMINATOR_LIMIT = 10**9
+SMALL_DENOMINATOR = 10_000
+SMALL_SLACK = 1e-14
+"""A float within this of a fraction whose denominator is at most :data:`SMALL_DENOMINATOR`
+is taken to be that fraction (an LP's float of 1/3 becomes 1/3, so that an exact equilibrium
+with small denominators is certified as one)."""
+GRID = 2**64
+"""Every other float is rounded to the nearest multiple of ``1 / GRID``. A power of two, so
+that the products along sequences (the realization plans) share a power-of-two denominator:
+the certificate's integers stay a few dozen digits long, where nearest fractions with
+9-digit denominators made them a thousand digits long. The rounding moves a probability by at
+most 2.7e-20, far below the LP's own error."""
 
 
 def _to_fraction(p: Number, where: object) -> Fraction:
@@ -65,7 +76,9 @@ def _to_fraction(p: Number, where: object) -> Fraction:
     if isinstance(p, float):
         if p != p or p in (float("inf"), float("-inf")):
             raise ValueError(f"{where}: probability {p!r} is not finite")
-        q = Fraction(p).limit_denominator(DENOMINATOR_LIMIT)
+        q = Fraction(p).limit_denominator(SMALL_DENOMINATOR)
+        if abs(p - q.numerator / q.denominator) > SMALL_SLACK:
+            q = Fraction(round(p * GRID), GRID)
     else:
         q = Fraction(p)
     if q < 0:
@@ -75,6 +88,11 @@ def _to_fraction(p: Number, where: object) -> Fraction:
 
 def exact_policy(game: Game, player: int, policy: Policy) -> ExactStrategy:
     """Convert ``policy`` for every infoset of ``player`` into exact renormalised probabilities.
+
+    A float becomes the fraction with a denominator of at most :data:`SMALL_DENOMINATOR`
+    within :data:`SMALL_SLACK` of it, if any, else the nearest multiple of ``1 / GRID``. An
+    infoset's probabilities that then sum to 1 are kept; floats that miss 1 by at most 1e-9
+    (rounding) have the largest take up the difference; anything else is divided by its sum.
 
     Raises ``ValueError`` for an infoset the policy does not cover, an unknown action label, a
     negative probability, or an infoset whose probabilities are all 0.
@@ -98,6 +116,7 @@ def exact_policy(game: Game, player: int, policy: Policy) -> ExactStrategy:
                 f"the actions are {list(info.actions)!r}"
             )
         raw = []
+        rounded = False
         for a in info.actions:
             p = probs.get(a, 0)
             q = cache.get(p) if type(p) is float else None
@@ -105,14 +124,24 @@ def exact_policy(game: Game, player: int, policy: Policy) -> ExactStrategy:
                 q = _to_fraction(p, _Where(player, info.key, a))
                 if type(p) is float:
                     cache[p] = q
+            rounded = rounded or type(p) is float
             raw.append(q)
-        # Renormalise in integers over the least common denominator: q / Σ = n / Σn.
+        # In integers over the least common denominator.
         common = math.lcm(*[q.denominator for q in raw])
         nums = [q.numerator * (common // q.denominator) for q in raw]
         total = sum(nums)
         if total == 0:
             raise ValueError(f"{_where(player, info.key)}: all action probabilities are 0")
-        out[info.index] = tuple(raw) if total == common else tuple(Fraction(n, total) for n in nums)
+        if total == common:
+            out[info.index] = tuple(raw)
+        elif rounded and abs(total - common) <= common // 10**9:
+            # Floats that sum to 1 but for rounding: the largest takes up the difference
+            # (which keeps every probability on the grid).
+            j = nums.index(max(nums))
+            nums[j] += common - total
+            out[info.index] = tuple(Fraction(n, common) for n in nums)
+        else:  # weights: q / Σ = n / Σn
+            out[info.index] = tuple(Fraction(n, total) for n in nums)
     return out
 
 

@@ -385,12 +385,28 @@ def test_policies_are_validated_and_made_exact() -> None:
         exact_policy(game, 0, {"coin": {"H": 0}})
     with pytest.raises(ValueError, match="no policy given for player 1"):
         evaluate(game, [{"coin": HALF}])
-    # Floats are rounded to denominators <= 10^9 and renormalised to sum to exactly 1;
-    # a callable works as a policy.
+    # Weights are divided by their sum; a callable works as a policy.
     exact = exact_policy(game, 0, lambda key: {"H": 0.1, "T": 0.1})
     assert list(exact.values()) == [(F(1, 2), F(1, 2))]
     thirds = exact_policy(game, 1, {"guess": {"H": 1 / 3, "T": 2 / 3}})
     assert list(thirds.values()) == [(F(1, 3), F(2, 3))]
+
+
+def test_float_probabilities_are_rounded_to_small_fractions_or_the_power_of_two_grid() -> None:
+    game = matching_pennies()
+    # Near a small fraction (an LP's float of 3/7, 1e-16 off): that fraction.
+    near = 3 / 7 + 1e-16
+    assert exact_policy(game, 0, {"coin": {"H": near, "T": 1 - near}})[0] == (F(3, 7), F(4, 7))
+    # A generic float: the nearest multiple of 2^-64, and the pair sums to exactly 1 with the
+    # larger taking up the rounding (both stay on the grid).
+    p = 0.123456789012345
+    ((h, t),) = exact_policy(game, 0, {"coin": {"H": p, "T": 1 - p}}).values()
+    assert h + t == 1 and h.denominator & (h.denominator - 1) == 0
+    assert t.denominator & (t.denominator - 1) == 0
+    assert abs(h - F(p)) <= F(1, 2**65) and abs(t - F(1 - p)) <= F(1, 10**15)
+    # Floats that miss 1 by more than rounding are weights, divided by their sum.
+    ((h, t),) = exact_policy(game, 0, {"coin": {"H": 0.3, "T": 0.3}}).values()
+    assert (h, t) == (F(1, 2), F(1, 2))
 
 
 # --- export --------------------------------------------------------------------------------------
