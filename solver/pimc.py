@@ -53,29 +53,56 @@ class Determinized:
 
 def perfect_information_values(game: Game) -> list[Fraction]:
     """Minimax value (player 0's utility) of every node, ignoring information sets."""
+    _check(game)
+    exact = _exact_values(game, bytearray(b"\x01") * game.num_nodes)
+    return [exact[n] for n in range(game.num_nodes)]
+
+
+def _check(game: Game) -> None:
     if game.num_players != 2 or not game.is_zero_sum():
         raise ValueError("the determinized value is defined for two-player zero-sum games")
-    values = [Fraction(0)] * game.num_nodes
-    kinds = game.kind.tolist()
-    players = game.player.tolist()
-    starts = game.child_start.tolist()
-    children = game.edge_child.tolist()
+
+
+_Lists = tuple[list[int], list[int], list[int], list[int]]
+
+
+def _lists(game: Game) -> _Lists:
+    """The node kinds and players, the child offsets and the edges' children, as lists."""
+    return (
+        game.kind.tolist(),
+        game.player.tolist(),
+        game.child_start.tolist(),
+        game.edge_child.tolist(),
+    )
+
+
+def _exact_values(
+    game: Game, needed: bytearray, lists: _Lists | None = None
+) -> dict[int, Fraction]:
+    """The exact minimax values of the ``needed`` nodes, bottom-up; a decision takes the best
+    of its needed children (it must have one), a chance node needs all of them."""
+    kinds, players, starts, children = lists or _lists(game)
+    exact: dict[int, Fraction] = {}
     for n in range(game.num_nodes - 1, -1, -1):
-        if kinds[n] == TERMINAL:
+        if not needed[n]:
+            continue
+        k = kinds[n]
+        if k == TERMINAL:
             u = game.utility_exact[n]
             assert u is not None
-            values[n] = u[0]
-        elif kinds[n] == CHANCE:
+            exact[n] = u[0]
+        elif k == CHANCE:
             total = Fraction(0)
             for e in range(starts[n], starts[n + 1]):
                 p = game.edge_prob_exact[e]
                 assert p is not None
-                total += p * values[children[e]]
-            values[n] = total
+                total += p * exact[children[e]]
+            exact[n] = total
         else:
-            options = [values[children[e]] for e in range(starts[n], starts[n + 1])]
-            values[n] = max(options) if players[n] == 0 else min(options)
-    return values
+            kids = (children[e] for e in range(starts[n], starts[n + 1]))
+            options = [exact[c] for c in kids if needed[c]]
+            exact[n] = max(options) if players[n] == 0 else min(options)
+    return exact
 
 
 def float_minimax_values(game: Game) -> npt.NDArray[np.float64]:
@@ -145,13 +172,10 @@ def minimax_values(game: Game, nodes: Iterable[int] = (0,)) -> dict[int, Fractio
     needs every child. The exact value of a decision node is then the best of its candidates'
     exact values, which is the exact minimax value.
     """
-    if game.num_players != 2 or not game.is_zero_sum():
-        raise ValueError("the determinized value is defined for two-player zero-sum games")
+    _check(game)
     n_nodes = game.num_nodes
-    kinds = game.kind.tolist()
-    players = game.player.tolist()
-    starts = game.child_start.tolist()
-    children = game.edge_child.tolist()
+    lists = _lists(game)
+    kinds, _, starts, children = lists
     floats = float_minimax_values(game).tolist()
     scale = max(1.0, float(np.abs(game.utility[:, 0]).max(initial=0.0)))
     tolerance = TOLERANCE * scale
@@ -171,27 +195,7 @@ def minimax_values(game: Game, nodes: Iterable[int] = (0,)) -> dict[int, Fractio
             for e in range(lo, hi):
                 if abs(floats[children[e]] - best) <= tolerance:
                     needed[children[e]] = 1
-    exact: dict[int, Fraction] = {}
-    for n in range(n_nodes - 1, -1, -1):
-        if not needed[n]:
-            continue
-        k = kinds[n]
-        if k == TERMINAL:
-            u = game.utility_exact[n]
-            assert u is not None
-            exact[n] = u[0]
-        elif k == CHANCE:
-            total = Fraction(0)
-            for e in range(starts[n], starts[n + 1]):
-                p = game.edge_prob_exact[e]
-                assert p is not None
-                total += p * exact[children[e]]
-            exact[n] = total
-        else:
-            kids = (children[e] for e in range(starts[n], starts[n + 1]))
-            options = [exact[c] for c in kids if c in exact]
-            exact[n] = max(options) if players[n] == 0 else min(options)
-    return exact
+    return _exact_values(game, needed, lists)
 
 
 def determinized_value(game: Game) -> Determinized:
