@@ -660,6 +660,45 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
         )
     if phase in (Phase.REDRAW, Phase.BISHOP_REDRAW) and pending is None:
         raise _bad(stoks[0].col, "status", f"{phase.value} needs pending:Pk (the seat it is for)")
+    # Each status field belongs to the phases that have it (the engine clears it otherwise).
+    belongs = (
+        ("pending", pending is not None, (Phase.REDRAW, Phase.BISHOP_REDRAW)),
+        ("draws", draws > 0, (Phase.CHANCELLOR_DRAW,)),
+        ("won", bool(won), (Phase.ROUND_OVER, Phase.GAME_OVER)),
+        ("next", bool(nxt), (Phase.ROUND_OVER,)),
+        ("match", bool(match), (Phase.GAME_OVER,)),
+    )
+    for field_name, given, phases in belongs:
+        if given and phase not in phases:
+            raise _bad(
+                sstart,
+                "status",
+                f"{field_name}: belongs to the {' or '.join(p.value for p in phases)} step, "
+                f"not to {phase.value}",
+            )
+    if phase is Phase.REDRAW and not pile.size:
+        raise _bad(
+            dstart,
+            "deck",
+            "a replacement is drawn from the deck only while it has cards (from an empty deck "
+            "the seat takes the set-aside card at once): redraw needs a card in the deck",
+        )
+    if phase is Phase.CHANCELLOR_DRAW and not 1 <= draws <= pile.size:
+        raise _bad(
+            sstart,
+            "status",
+            f"chancellor_draw needs draws:1 or draws:2, at most the {pile.size} card"
+            f"{'' if pile.size == 1 else 's'} in the deck (got draws:{draws})",
+        )
+    if phase in (Phase.CHANCELLOR, Phase.CHANCELLOR_DRAW) and (
+        Card.CHANCELLOR not in specs[turn].discards
+    ):
+        raise _bad(
+            specs[turn].col,
+            seat_name(turn),
+            f"the seat at the {phase.value} step has played a Chancellor, but there is none in "
+            "its discard pile",
+        )
     if phase is Phase.REDRAW and pending is not None and specs[pending].hand:
         raise _bad(
             specs[pending].col,

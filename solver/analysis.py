@@ -93,10 +93,13 @@ class ActionResult:
     """Equilibrium probability (or 1/0 for the best response against models)."""
     value: Fraction
     """Expected utility for the seat after this action, best play afterwards, exact: against
-    the equilibrium opponent (or the declared models). For an action the equilibrium does
-    not play, the opponent's play after it is not pinned down by equilibrium, so another
-    equilibrium (say of the full tree rather than the reduced game) can value it otherwise;
-    it never exceeds the value of the actions the equilibrium plays."""
+    the equilibrium opponent (or the declared models). Only the game value is the same in
+    every equilibrium: where the opponent has several equilibrium strategies, another
+    equilibrium (say of the full tree rather than the reduced game) can value the seat's
+    actual hand otherwise, the actions it plays included (an opponent indifferent between
+    two guesses can shift value between the hands it cannot tell apart). Within one
+    equilibrium an action it does not play never has a higher value than the actions it
+    plays."""
     win: float
     """Probability of winning the round on this line."""
     pimc: Fraction | None
@@ -370,7 +373,7 @@ def solve_position(
     Two players without ``opponents``: equilibrium (LP + exact certificate), on the full tree
     (its strategies cover every information set), or with ``reduce=True`` (what ``loveformal
     solve`` does) on the reduced game of :mod:`loveformal.solver.levels` — dominated actions,
-    forced moves and choice-free subtrees left out: the same value, the same action table,
+    forced moves and choice-free subtrees left out: the same value and the same actions,
     and its equilibrium extends to one of the full tree
     (:func:`~loveformal.solver.endgame.extend_strategy`). Otherwise an exact best response
     against ``opponents`` (default ``"random"`` with three or more players), always on the
@@ -458,11 +461,13 @@ def _solve_position(
         result = _equilibrium(eg, seat, info, root_p, seconds, pimc, lp_progress)
         method = "sequence-form LP (HiGHS) + exact certificate"
         opp_text = None
-        if any(a.probability == 0 and a.equivalent_to is None for a in result[4]):
+        if result[4]:
             notes.append(
-                "an action of probability 0 is valued against this equilibrium's opponent, "
-                "whose play after it equilibrium does not pin down: another equilibrium may "
-                "value it otherwise, never above the actions played"
+                "the action values are against this equilibrium's opponent: only the game "
+                "value is the same in every equilibrium, and where the opponent has several "
+                "equilibrium strategies another equilibrium can value this hand's actions "
+                "otherwise (an action of probability 0 is never valued above the actions "
+                "played in the same equilibrium)"
             )
     else:
         assert opponents is not None

@@ -223,11 +223,17 @@ def _check_history(state: State) -> None:
     for s in state.seats:
         discarded.update(s.discards)
     for i, s in enumerate(state.seats):
-        if s.protected and Card.HANDMAID not in s.discards:
+        if s.protected and (not s.discards or s.discards[-1] is not Card.HANDMAID):
             raise MalformedInput(
-                f"{seat_name(i)} is protected but has not played a Handmaid (none in its "
-                "discard pile): no round reaches this position"
+                f"{seat_name(i)} is protected, but its last discard is not a Handmaid (a "
+                "protected seat cannot be made to discard): no round reaches this position"
             )
+        if not s.out and Card.PRINCESS in s.discards:
+            raise MalformedInput(
+                f"{seat_name(i)} has discarded the Princess but is still in the round (whoever "
+                "discards the Princess is out): no round reaches this position"
+            )
+    _check_turns(state, discarded[Card.PRINCE])
     removed = state.rules.options.two_player_face_up if state.players == 2 else 0
     lost_face_up = max(0, removed - len(state.face_up))
     lost = lost_face_up + (state.set_aside is None)
@@ -275,6 +281,32 @@ def _check_history(state: State) -> None:
                 + ("s" if chancellors == 1 else "ve")
                 + " been played: no round reaches this position"
             )
+
+
+def _check_turns(state: State, princes: int) -> None:
+    """Two seats, both in the round, at a turn's start (``turn_draw``) or decision (``play``):
+    the discard piles must fit alternating turns. Each turn adds the card played to its
+    player's pile, and a Prince adds one more card to its target's; so after ``T`` turns,
+    with the seat to move having had ``⌊T/2⌋`` and the other ``⌈T/2⌉``, each pile holds at
+    least its seat's turns and both together at most ``T`` plus the Princes played. (Either
+    seat may have started: a position written without ``start:`` names none.)"""
+    if state.players != 2 or state.phase not in (Phase.PLAY, Phase.TURN_DRAW):
+        return
+    if any(s.out for s in state.seats):
+        return
+    mover = state.turn
+    d_mover, d_other = len(state.seats[mover].discards), len(state.seats[1 - mover].discards)
+    # The most turns the piles allow (the fewest Prince discards): the mover has had as many
+    # turns as the other (T even) or one fewer (T odd).
+    turns = max(min(2 * d_mover, 2 * d_other), min(2 * d_mover + 1, 2 * d_other - 1))
+    if turns < 0 or d_mover + d_other - turns > princes:
+        raise MalformedInput(
+            f"the discard piles ({seat_name(mover)}, to move: {d_mover} cards; "
+            f"{seat_name(1 - mover)}: {d_other}) do not fit alternating turns: each turn "
+            f"discards the card played and a Prince one more, and {princes} "
+            f"Prince{'' if princes == 1 else 's'} ha{'s' if princes == 1 else 've'} been "
+            "played: no round reaches this position"
+        )
 
 
 def unseen_cards(state: State) -> tuple[Card, ...]:

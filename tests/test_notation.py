@@ -221,6 +221,48 @@ def test_phases_and_markers_need_their_cards(text: str, message: str) -> None:
         parse_position(text)
 
 
+_Z1 = (
+    "z2019 2p r1 start:P1 | P1 Guard,Handmaid d:Countess,Priest,Spy,Baron,Guard,Spy,Chancellor"
+    " t0 | P2 Handmaid d:Guard,Prince,Guard,Prince,Priest,Chancellor,Baron t0 | "
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (_EX2.replace("play P1", "play P1 won:P1"), r"won: belongs to the round_over or game_"),
+        (_EX2.replace("play P1", "play P1 next:P2"), r"next: belongs to the round_over step"),
+        (_EX2.replace("play P1", "play P1 match:P2"), r"match: belongs to the game_over step"),
+        (_EX2.replace("play P1", "play P1 pending:P2"), r"pending: belongs to the redraw or"),
+        (_EX2.replace("play P1", "play P1 draws:2"), r"draws: belongs to the chancellor_draw"),
+        (
+            "classic 2p r1 start:P1 | P1 Guard d:Guard*2,Prince,King,Guard,Prince t0 | P2 - "
+            "d:Guard,Handmaid,Priest*2,Countess t0 | deck - | aside Princess | up Baron*2,Handmaid"
+            " | redraw P1 pending:P2",
+            r"\(deck\): a replacement is drawn from the deck only while it has cards",
+        ),
+        (
+            _Z1 + "deck - | aside Princess | up King,Guard*2 | chancellor_draw P1 draws:1",
+            r"chancellor_draw needs draws:1 or draws:2, at most the 0 cards in the deck",
+        ),
+        (
+            _Z1 + "deck - / Guard | aside Princess | up King,Guard | chancellor_draw P1 draws:2",
+            r"at most the 1 card in the deck \(got draws:2\)",
+        ),
+        (
+            _Z1.replace(",Spy,Chancellor t0", ",Spy,Guard t0")
+            + "deck - | aside Princess | up King,Guard,Chancellor | chancellor P1",
+            r"\(P1\): the seat at the chancellor step has played a Chancellor, but there is none",
+        ),
+    ],
+)
+def test_steps_and_status_fields_the_engine_never_makes(text: str, message: str) -> None:
+    """Found by a review: a draw step with nothing to draw reached the solver as an internal
+    error, and status fields of other steps were accepted and ignored."""
+    with pytest.raises(MalformedInput, match=message):
+        parse_position(text)
+
+
 def test_phases_and_markers_with_their_cards_parse() -> None:
     z = (
         "z2019 2p r1 start:P1 | P1 Guard,Priest,Baron d:Guard,Countess,Priest,Prince,Guard,"
@@ -229,6 +271,8 @@ def test_phases_and_markers_with_their_cards_parse() -> None:
     )
     s = parse_position(z)
     assert s.phase.value == "chancellor" and s.seats[1].spied
+    one = _Z1 + "deck - / Guard | aside Princess | up King,Guard | chancellor_draw P1 draws:1"
+    assert parse_position(one).chancellor_draws == 1
 
 
 def test_errors_give_the_column() -> None:
