@@ -72,6 +72,13 @@ KNOWN_ENDGAMES: tuple[tuple[str, str, str], ...] = (
 def load_position(text: str) -> State:
     """A notation string, or a scenario file (its position under its first ruleset, after its
     moves, with the log of those moves)."""
+    if not text.strip():
+        raise MalformedInput(
+            "POSITION is empty: give a position in the notation, such as 'classic 2p | P1 "
+            "Guard,Guard d:Priest,Baron,Prince,Handmaid t0 | P2 Guard d:Priest,Baron,Prince,"
+            "Handmaid t0 prot | deck Princess | aside Guard | up King,Countess,Guard | play P1',"
+            " or a scenario file"
+        )
     path = Path(text)
     if "|" not in text and (path.is_dir() or "/" in text or path.suffix):
         # Not notation (which has '|'-separated sections): meant as a file.

@@ -111,6 +111,7 @@ P2 = ["Priest", "Baron", "Prince", "Handmaid"]
             (D.replace("deck Princess | aside Guard", "deck Guard,Princess | aside -"),),
             "no round reaches this position",
         ),
+        (("",), "POSITION is empty"),
         ((D, "--max-nodes", "5"), "max-nodes"),
         ((K6, "--max-nodes", "200000"), "estimated at"),
         ((D, "--seat", "P9"), "P9"),
