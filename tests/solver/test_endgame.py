@@ -37,8 +37,8 @@ from fractions import Fraction
 import pytest
 
 from loveformal.engine import new_match
-from loveformal.errors import MalformedInput
-from loveformal.notation import parse_position, position_of
+from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.notation import format_position, parse_position, position_of
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
 from loveformal.solver import endgame as endgame_module
@@ -411,6 +411,51 @@ UNREACHABLE = [
         id="three-known-bottom-cards-one-chancellor",
     ),
 ]
+
+
+_OPTION_CHOICES = {
+    "two_player_face_up": ["3", "0"],
+    "prince_empty_deck": ["set_aside", "top_removed"],
+    "handmaid": ["untargetable", "targetable_no_effect"],
+    "guard_self_target": ["false", "true"],
+    "chancellor_short_deck": ["draw_available", "no_effect_below_two"],
+    "assassin_redraw": ["false", "true"],
+    "bishop_redraw": ["on_hit", "always"],
+}
+
+
+@pytest.mark.parametrize("preset", ["classic", "premium", "z2019", "bga-help"])
+def test_reachable_positions_pass_the_history_checks(preset: str) -> None:
+    """Every state random play reaches (every step, options drawn at random), written in the
+    notation and read back, passes the notation's checks and :func:`_check_history`."""
+    rng = random.Random(preset)
+    states = 0
+    for players in (2, 3, 5):
+        for _ in range(4):
+            options = {k: rng.choice(v) for k, v in _OPTION_CHOICES.items()}
+            rules = None
+            while rules is None:
+                try:
+                    rules = make_ruleset(preset, options)
+                    s = new_match(rules, players)
+                except LoveformalError as exc:  # an option the preset's cards do not need
+                    name = next((k for k in options if k in str(exc)), None)
+                    if name is None:
+                        break
+                    del options[name]
+                    rules = None
+            if rules is None:
+                continue  # no such player count
+            for _step in range(400):
+                if s.phase is Phase.GAME_OVER:
+                    break
+                if s.phase is not Phase.DEAL:
+                    written = parse_position(format_position(position_of(s)))
+                    endgame_module._check_history(written)
+                    endgame_module._check_history(s)
+                    states += 1
+                s, _ = random_step(s, rng)
+    assert states > 1_000
 
 
 @pytest.mark.parametrize(("text", "match"), UNREACHABLE)
