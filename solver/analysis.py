@@ -52,7 +52,7 @@ from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, State
 
 from .certify import certify
-from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused, group_by_identity
+from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused, group_by_identity, node_depths
 from .endgame import (
     DEFAULT_MAX_NODES,
     Endgame,
@@ -275,17 +275,7 @@ def _tree_float_values(
     weight = game.edge_prob.copy()
     dec = np.isnan(weight)
     weight[dec] = flat[offset[game.infoset[owner[dec]]] + index[dec]]
-    # depth = number of ancestors (pointer jumping on sums)
-    depth = np.ones(n, dtype=np.int64)
-    depth[0] = 0
-    anc = game.parent.astype(np.int64)
-    while True:
-        live = np.flatnonzero(anc >= 0)
-        if live.size == 0:
-            break
-        up = anc[live]
-        depth[live] += depth[up]
-        anc[live] = anc[up]
+    depth = node_depths(game.parent)
     values: npt.NDArray[np.float64] = np.where(game.kind == TERMINAL, payoff, 0.0)
     edge_depth = depth[owner]
     by_depth = np.argsort(-edge_depth, kind="stable")
@@ -295,12 +285,30 @@ def _tree_float_values(
     return values
 
 
-def _win_payoff(game: Game, seat: int) -> npt.NDArray[np.float64]:
+def _below(game: Game, roots: Sequence[int]) -> npt.NDArray[np.bool_]:
+    """Per node: whether it is one of ``roots`` or below one (every node unless the game is
+    a tree)."""
+    if not game.is_tree():
+        return np.ones(game.num_nodes, dtype=bool)
+    mask = np.zeros(game.num_nodes, dtype=bool)
+    mask[list(roots)] = True
+    depth = node_depths(game.parent)
+    by_depth = np.argsort(depth, kind="stable")
+    for level in np.split(by_depth, np.flatnonzero(np.diff(depth[by_depth])) + 1)[1:]:
+        mask[level] |= mask[game.parent[level]]
+    return mask
+
+
+def _win_payoff(
+    game: Game, seat: int, roots: Sequence[int] | None = None
+) -> npt.NDArray[np.float64]:
     """Per node: ``seat``'s round-win indicator at terminals (an expectation at collapsed
-    subtrees), else 0. Terminals of one engine node share the indicator tuple, so each
-    distinct tuple is converted to a float once."""
+    subtrees) — only below ``roots`` if given —, else 0. Terminals of one engine node share
+    the indicator tuple, so each distinct tuple is converted to a float once."""
     out = np.zeros(game.num_nodes, dtype=np.float64)
-    terminals = np.flatnonzero(game.kind == TERMINAL)
+    terminals = np.flatnonzero(
+        (game.kind == TERMINAL) & (_below(game, roots) if roots is not None else True)
+    )
     if terminals.size == 0:
         return out
     winners = [terminal_winners(game, n) for n in terminals.tolist()]
@@ -556,7 +564,7 @@ def _equilibrium(
             else:
                 probs = cert.profile[opp][i.key]
                 table[i.index] = [float(probs[a]) for a in i.actions]
-        wins = _float_values(game, seat, table, _win_payoff(game, seat))
+        wins = _float_values(game, seat, table, _win_payoff(game, seat, info.nodes))
         win_per = _per_action(game, info, wins, root_p)
         reach = sum((root_p[h] for h in info.nodes), Fraction(0))
         cf = response.action_values[info.key]
@@ -634,7 +642,7 @@ def _against_models(
         for i in game.infosets_of(seat):
             choice = br.strategy[i.key]
             table[i.index] = [1.0 if a == choice else 0.0 for a in i.actions]
-        wins = _float_values(game, seat, table, _win_payoff(game, seat))
+        wins = _float_values(game, seat, table, _win_payoff(game, seat, info.nodes))
         win_per = _per_action(game, info, wins, root_p)
         reach = sum((root_p[h] for h in info.nodes), Fraction(0))
         cf = br.action_values[info.key]

@@ -307,6 +307,20 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def node_depths(parent: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
+    """Per node of a tree (``parent[n]``, -1 at the root): how many ancestors it has (pointer
+    jumping: ``log2(depth)`` vectorised rounds)."""
+    depth = (parent >= 0).astype(np.int64)
+    anc = parent.astype(np.int64, copy=True)
+    while True:
+        live = np.flatnonzero(anc >= 0)
+        if live.size == 0:
+            return depth
+        up = anc[live]
+        depth[live] += depth[up]
+        anc[live] = anc[up]
+
+
 def path_product(parent: npt.NDArray[np.int32], values: FloatArray) -> FloatArray:
     """Per node of a tree: the product of ``values`` over the node and all its ancestors
     (pointer jumping: ``log2(depth)`` vectorised rounds)."""

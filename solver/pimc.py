@@ -21,12 +21,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .efg import CHANCE, TERMINAL, Game
+from .efg import CHANCE, TERMINAL, Game, node_depths
 
 __all__ = [
     "Determinized",
@@ -125,7 +124,7 @@ def float_minimax_values(game: Game) -> npt.NDArray[np.float64]:
             else:
                 out[n] = (max if players[n] == 0 else min)(out[kids[e]] for e in edges)
         return np.array(out, dtype=np.float64)
-    depth = _depths(game.parent)
+    depth = node_depths(game.parent)
     inner = kind != TERMINAL
     for d in range(int(depth.max(initial=0)), -1, -1):
         nodes = np.flatnonzero(inner & (depth == d))
@@ -145,19 +144,6 @@ def float_minimax_values(game: Game) -> npt.NDArray[np.float64]:
         )
         values[nodes] = np.where(chance, sums, chosen)
     return values
-
-
-def _depths(parent: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
-    """Per node of a tree: how many ancestors it has (pointer jumping)."""
-    depth = (parent >= 0).astype(np.int64)
-    anc = parent.astype(np.int64, copy=True)
-    while True:
-        live = np.flatnonzero(anc >= 0)
-        if live.size == 0:
-            return depth
-        up = anc[live]
-        depth[live] += depth[up]
-        anc[live] = anc[up]
 
 
 def minimax_values(game: Game, nodes: Iterable[int] = (0,)) -> dict[int, Fraction]:

@@ -77,9 +77,9 @@ def _known_princess(mine: str) -> State:
         deck=("Guard", "Prince"),
         set_aside="Countess",
         face_up=("Guard", "Guard", "Handmaid"),
-        discards={
-            "P1": ("Guard", "Guard" if mine != "Guard" else "Baron"),
-            "P2": ("Priest", "Handmaid", "Prince", "King", "Baron"),
+        discards={  # piles that fit alternating turns (P2's Prince made P1 discard once)
+            "P1": ("Guard", "Guard" if mine != "Guard" else "Baron", "King", "Handmaid"),
+            "P2": ("Priest", "Prince", "Baron"),
         },
     )
     s = play(s, "Priest", "P2")
