@@ -14,9 +14,10 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   set-aside card and the rest of its draw pile (``top`` and ``unseen``) must hold exactly this
   multiset, or :class:`~loveformal.errors.MalformedInput` is raised (a hand-written position
   that leaves cards out of play cannot be solved). A position whose public cards say no round
-  reaches it (a protected seat that has played no Handmaid, a face-up or set-aside card gone
-  without a replacement draw to take it, a known deck order no Chancellor explains) is refused
-  too (:func:`_check_history`).
+  reaches it (a protected seat whose last discard is not its Handmaid, a discarded Princess
+  in the round, discard piles that do not fit alternating turns, a face-up or set-aside card
+  gone without a replacement draw to take it, a known deck order no Chancellor explains) is
+  refused too (:func:`_check_history`).
 * A *deal* puts the unseen cards into the zones of ``S`` with ``S``'s sizes: each seat still in
   the round gets a hand of its size in ``S`` (2 for the seat to move after its draw, 1
   otherwise), the set-aside card (if ``S`` still has one) gets one card, and the rest go to the
@@ -210,8 +211,13 @@ def _check_history(state: State) -> None:
     Each is a one-way guarantee of the engine (``scoring.draw_replacement`` and the cards'
     effects), so a reachable state always passes:
 
-    * a protected seat has played a Handmaid, which stays in its discard pile (R-Handmaid:
-      the protection lasts until its player's next turn, and nothing else protects);
+    * a protected seat's last discard is the Handmaid it played: the protection lasts until
+      its next turn and nothing else protects, and while it lasts no card can make the seat
+      discard (rules.md §1.1 items 2 and 4);
+    * whoever discards the Princess is out (§1.1 item 6), so no seat in the round has one in
+      its discard pile;
+    * with two seats in the round, the discard piles fit alternating turns
+      (:func:`_check_turns`);
     * a card leaves the face-up row or the set-aside slot only as a replacement drawn from an
       empty deck, one card for each Prince, Assassin or Bishop played (rules.md R2), and the
       face-up row only to a Prince's target under ``prince_empty_deck = top_removed`` (D16);
