@@ -1,9 +1,9 @@
 """Exact certification of a strategy profile.
 
 Given a game and a behaviour profile ``σ = (σ_0, …, σ_{n-1})`` (floats or Fractions), the
-profile is first made exact: each float becomes a nearby fraction (one with a small
-denominator if one lies within 1e-14, else the nearest multiple of 2⁻⁶⁴) and each infoset's
-probabilities are made to sum to exactly 1 (see
+profile is first made exact: each float becomes a nearby fraction (its nearest fraction with
+a denominator of at most 10⁹ if that denominator is at most 10⁶, else the nearest multiple of
+2⁻⁶⁴) and each infoset's probabilities are made to sum to exactly 1 (see
 :func:`loveformal.solver.expectimax.exact_policy`). Everything below is then computed in
 rational arithmetic for *that* exact profile — the certificate is a statement about the
 rounded profile, which it also returns.

@@ -3,9 +3,9 @@
 A *policy* for one player maps each of that player's information-set keys to action
 probabilities ``{label: p}``; it is either a mapping ``key -> {label: p}`` or a callable
 ``key -> {label: p}``. Probabilities may be ``Fraction``, ``int`` or ``float``; see
-:func:`exact_policy` for the conversion (a float becomes the fraction with a denominator of
-at most 10,000 when one lies within 1e-14 of it, else the nearest multiple of 2⁻⁶⁴; then
-each infoset is made to sum to exactly 1).
+:func:`exact_policy` for the conversion (a float becomes its nearest fraction with a
+denominator of at most 10⁹ when that denominator is at most 10⁶, else the nearest multiple of
+2⁻⁶⁴; then each infoset is made to sum to exactly 1).
 Labels missing from ``{label: p}`` get probability 0.
 
 :func:`evaluate` computes ``u_i(σ) = Σ_z π_c(z) Π_j π_j(z) u_i(z)`` for every player ``i``
@@ -57,11 +57,13 @@ Policy = Mapping[Any, ActionProbs] | Callable[[Any], ActionProbs]
 ExactStrategy = dict[int, tuple[Fraction, ...]]
 """Infoset index -> exact probabilities in the infoset's canonical action order."""
 
-SMALL_DENOMINATOR = 10_000
-SMALL_SLACK = 1e-14
-"""A float within this of a fraction whose denominator is at most :data:`SMALL_DENOMINATOR`
-is taken to be that fraction (an LP's float of 1/3 becomes 1/3, so that an exact equilibrium
-with small denominators is certified as one)."""
+NEAREST_LIMIT = 10**9
+RATIONAL_DENOMINATOR = 10**6
+"""A float whose nearest fraction with a denominator of at most :data:`NEAREST_LIMIT` has a
+denominator of at most this is taken to be that fraction: an LP's float of 1/3, or of
+1,234/3,240, becomes it, so that an exact equilibrium is certified as one. (A float with no
+such fraction that close — about 1e-15 — has a nearest fraction with a 9-digit
+denominator.)"""
 GRID = 2**64
 """Every other float is rounded to the nearest multiple of ``1 / GRID``. A power of two, so
 that the products along sequences (the realization plans) share a power-of-two denominator:
@@ -76,8 +78,8 @@ def _to_fraction(p: Number, where: object) -> Fraction:
     if isinstance(p, float):
         if p != p or p in (float("inf"), float("-inf")):
             raise ValueError(f"{where}: probability {p!r} is not finite")
-        q = Fraction(p).limit_denominator(SMALL_DENOMINATOR)
-        if abs(p - q.numerator / q.denominator) > SMALL_SLACK:
+        q = Fraction(p).limit_denominator(NEAREST_LIMIT)
+        if q.denominator > RATIONAL_DENOMINATOR:
             q = Fraction(round(p * GRID), GRID)
     else:
         q = Fraction(p)
@@ -89,8 +91,9 @@ def _to_fraction(p: Number, where: object) -> Fraction:
 def exact_policy(game: Game, player: int, policy: Policy) -> ExactStrategy:
     """Convert ``policy`` for every infoset of ``player`` into exact renormalised probabilities.
 
-    A float becomes the fraction with a denominator of at most :data:`SMALL_DENOMINATOR`
-    within :data:`SMALL_SLACK` of it, if any, else the nearest multiple of ``1 / GRID``. An
+    A float becomes its nearest fraction with a denominator of at most
+    :data:`NEAREST_LIMIT` when that denominator is at most :data:`RATIONAL_DENOMINATOR`, else
+    the nearest multiple of ``1 / GRID``. An
     infoset's probabilities that then sum to 1 are kept; floats that miss 1 by at most 1e-9
     (rounding) have the largest take up the difference; anything else is divided by its sum.
 

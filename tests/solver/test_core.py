@@ -397,6 +397,8 @@ def test_float_probabilities_are_rounded_to_small_fractions_or_the_power_of_two_
     # Near a small fraction (an LP's float of 3/7, 1e-16 off): that fraction.
     near = 3 / 7 + 1e-16
     assert exact_policy(game, 0, {"coin": {"H": near, "T": 1 - near}})[0] == (F(3, 7), F(4, 7))
+    p = 617 / 1620  # a larger denominator, as in exact equilibria of small endgames
+    assert exact_policy(game, 0, {"coin": {"H": p, "T": 1 - p}})[0] == (F(617, 1620), F(1003, 1620))
     # A generic float: the nearest multiple of 2^-64, and the pair sums to exactly 1 with the
     # larger taking up the rounding (both stay on the grid).
     p = 0.123456789012345

@@ -42,6 +42,7 @@ from loveformal.notation import format_position, parse_position, position_of
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
 from loveformal.solver import endgame as endgame_module
+from loveformal.solver import expectimax as expectimax_module
 from loveformal.solver.analysis import solve_position
 from loveformal.solver.endgame import (
     EndgameTooLarge,
@@ -504,6 +505,25 @@ def test_three_players_best_response_against_random() -> None:
         assert chosen.value == best
     heur = solve_position(state, opponents="heuristic", pimc=False)
     assert heur.value is not None and 0 <= heur.value <= 1
+
+
+# An exact equilibrium of this endgame has probabilities with denominators up to 18,326.
+K3_LARGE_DENOMINATORS = (
+    "classic 2p r1 start:P1 | P1 Guard,Baron d:Priest,Handmaid*2 t0 | P2 Prince d:Guard,"
+    "Priest,Baron t0 | deck - / Guard,Prince,Princess | aside Guard | up King,Guard,Countess"
+    " | play P1"
+)
+
+
+def test_exact_equilibria_with_larger_denominators_are_pinned_down(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    r = solve_position(parse_position(K3_LARGE_DENOMINATORS), pimc=False, reduce=True)
+    assert r.value is not None and r.bracket == (r.value, r.value)
+    # Planted bug: recovering only denominators up to 10^4 leaves the bracket open.
+    monkeypatch.setattr(expectimax_module, "RATIONAL_DENOMINATOR", 10**4)
+    r = solve_position(parse_position(K3_LARGE_DENOMINATORS), pimc=False, reduce=True)
+    assert r.value is None and r.bracket is not None and r.bracket[0] < r.bracket[1]
 
 
 def test_reported_float_value_comes_from_the_certificate() -> None:
