@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import gc
 import itertools
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import IntEnum
@@ -307,32 +307,33 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def node_depths(parent: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
-    """Per node of a tree (``parent[n]``, -1 at the root): how many ancestors it has (pointer
-    jumping: ``log2(depth)`` vectorised rounds)."""
-    depth = (parent >= 0).astype(np.int64)
-    anc = parent.astype(np.int64, copy=True)
-    while True:
-        live = np.flatnonzero(anc >= 0)
-        if live.size == 0:
-            return depth
-        up = anc[live]
-        depth[live] += depth[up]
-        anc[live] = anc[up]
-
-
-def path_product(parent: npt.NDArray[np.int32], values: FloatArray) -> FloatArray:
-    """Per node of a tree: the product of ``values`` over the node and all its ancestors
-    (pointer jumping: ``log2(depth)`` vectorised rounds)."""
-    out = values.astype(np.float64, copy=True)
+def path_accumulate(
+    parent: npt.NDArray[np.integer[Any]],
+    values: npt.NDArray[Any],
+    combine: Callable[[npt.NDArray[Any], npt.NDArray[Any]], npt.NDArray[Any]],
+) -> npt.NDArray[Any]:
+    """Per node of a tree (``parent[n]``, -1 at the root): ``values`` combined over the node
+    and all its ancestors, by an associative ``combine`` (pointer jumping: ``log2(depth)``
+    vectorised rounds; ``values`` itself is not changed)."""
+    out = values.copy()
     anc = parent.astype(np.int64, copy=True)
     while True:
         live = np.flatnonzero(anc >= 0)
         if live.size == 0:
             return out
         up = anc[live]
-        out[live] *= out[up]
+        out[live] = combine(out[live], out[up])
         anc[live] = anc[up]
+
+
+def node_depths(parent: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
+    """Per node of a tree: how many ancestors it has."""
+    return path_accumulate(parent, (parent >= 0).astype(np.int64), np.add)
+
+
+def path_product(parent: npt.NDArray[np.int32], values: FloatArray) -> FloatArray:
+    """Per node of a tree: the product of ``values`` over the node and all its ancestors."""
+    return path_accumulate(parent, values.astype(np.float64), np.multiply)
 
 
 @dataclass(frozen=True)

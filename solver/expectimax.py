@@ -36,7 +36,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .efg import CHANCE, DECISION, TERMINAL, Game, Infoset, group_by_identity, path_product
+from .efg import (
+    CHANCE,
+    DECISION,
+    TERMINAL,
+    Game,
+    Infoset,
+    group_by_identity,
+    path_accumulate,
+    path_product,
+)
 
 __all__ = [
     "BestResponse",
@@ -186,8 +195,8 @@ def _exact_chance_reach_terminals(game: Game) -> tuple[list[int], list[int], lis
     terminals = np.flatnonzero(game.kind == TERMINAL)
     if not big and float(path_product(game.parent, den.astype(np.float64)).max()) > 2.0**60:
         num, den = num.astype(object), den.astype(object)
-    num = _path_product_exact(game.parent, num)
-    den = _path_product_exact(game.parent, den)
+    num = path_accumulate(game.parent, num, np.multiply)  # exact (int64 below 2**60)
+    den = path_accumulate(game.parent, den, np.multiply)
     common = 1
     if num.dtype != object:
         for d in np.unique(den[terminals]).tolist():
@@ -203,19 +212,6 @@ def _exact_chance_reach_terminals(game: Game) -> tuple[list[int], list[int], lis
         common = math.lcm(common, int(d))
     exact = [int(a) * (common // int(d)) for a, d in zip(t_num, t_dens, strict=True)]
     return terminals.tolist(), exact, [common]
-
-
-def _path_product_exact(parent: npt.NDArray[np.int32], values: Any) -> Any:
-    """Exact product of ``values`` over each node and its ancestors (pointer jumping)."""
-    out = values.copy()
-    anc = parent.astype(np.int64, copy=True)
-    while True:
-        live = np.flatnonzero(anc >= 0)
-        if live.size == 0:
-            return out
-        up = anc[live]
-        out[live] = out[live] * out[up]
-        anc[live] = anc[up]
 
 
 def _plans(
