@@ -52,7 +52,7 @@ from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, State
 
 from .certify import certify
-from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused, group_by_identity, node_depths
+from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused, group_by_identity
 from .endgame import (
     DEFAULT_MAX_NODES,
     Endgame,
@@ -275,7 +275,7 @@ def _tree_float_values(
     weight = game.edge_prob.copy()
     dec = np.isnan(weight)
     weight[dec] = flat[offset[game.infoset[owner[dec]]] + index[dec]]
-    depth = node_depths(game.parent)
+    depth = game.depths()
     values: npt.NDArray[np.float64] = np.where(game.kind == TERMINAL, payoff, 0.0)
     edge_depth = depth[owner]
     by_depth = np.argsort(-edge_depth, kind="stable")
@@ -292,7 +292,7 @@ def _below(game: Game, roots: Sequence[int]) -> npt.NDArray[np.bool_]:
         return np.ones(game.num_nodes, dtype=bool)
     mask = np.zeros(game.num_nodes, dtype=bool)
     mask[list(roots)] = True
-    depth = node_depths(game.parent)
+    depth = game.depths()
     by_depth = np.argsort(depth, kind="stable")
     for level in np.split(by_depth, np.flatnonzero(np.diff(depth[by_depth])) + 1)[1:]:
         mask[level] |= mask[game.parent[level]]

@@ -248,6 +248,15 @@ class Game:
             object.__setattr__(self, "_zero_sum_cache", cached)
         return cached
 
+    def depths(self) -> npt.NDArray[np.int64]:
+        """Per node of a tree: how many ancestors it has (computed once; read-only)."""
+        cached: npt.NDArray[np.int64] | None = self.__dict__.get("_depth_cache")
+        if cached is None:
+            cached = node_depths(self.parent)
+            cached.flags.writeable = False
+            object.__setattr__(self, "_depth_cache", cached)
+        return cached
+
     def is_tree(self) -> bool:
         """No shared subtrees: every node but the root has exactly one parent."""
         return bool(np.all(self.num_parents[1:] == 1))

@@ -102,9 +102,9 @@ def exact_policy(game: Game, player: int, policy: Policy) -> ExactStrategy:
 
     A float becomes its nearest fraction with a denominator of at most
     :data:`NEAREST_LIMIT` when that denominator is at most :data:`RATIONAL_DENOMINATOR`, else
-    the nearest multiple of ``1 / GRID``. An
-    infoset's probabilities that then sum to 1 are kept; floats that miss 1 by at most 1e-9
-    (rounding) have the largest take up the difference; anything else is divided by its sum.
+    the nearest multiple of ``1 / GRID``. An infoset's probabilities that then sum to 1 are
+    kept; floats that miss 1 by at most 1e-9 (rounding) have the largest take up the
+    difference; anything else is divided by its sum.
 
     Raises ``ValueError`` for an infoset the policy does not cover, an unknown action label, a
     negative probability, or an infoset whose probabilities are all 0.

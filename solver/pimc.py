@@ -25,7 +25,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from .efg import CHANCE, TERMINAL, Game, node_depths
+from .efg import CHANCE, TERMINAL, Game
 
 __all__ = [
     "Determinized",
@@ -124,7 +124,7 @@ def float_minimax_values(game: Game) -> npt.NDArray[np.float64]:
             else:
                 out[n] = (max if players[n] == 0 else min)(out[kids[e]] for e in edges)
         return np.array(out, dtype=np.float64)
-    depth = node_depths(game.parent)
+    depth = game.depths()
     inner = kind != TERMINAL
     for d in range(int(depth.max(initial=0)), -1, -1):
         nodes = np.flatnonzero(inner & (depth == d))

@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from loveformal.engine import new_match
@@ -41,6 +42,7 @@ from loveformal.errors import LoveformalError, MalformedInput
 from loveformal.notation import format_position, parse_position, position_of
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
+from loveformal.solver import analysis
 from loveformal.solver import endgame as endgame_module
 from loveformal.solver import expectimax as expectimax_module
 from loveformal.solver.analysis import solve_position
@@ -52,6 +54,7 @@ from loveformal.solver.endgame import (
     unseen_cards,
 )
 from loveformal.solver.pimc import determinized_value, minimax_values, perfect_information_values
+from loveformal.solver.seqform import solve
 from loveformal.state import Phase, State
 
 A3 = (
@@ -114,6 +117,29 @@ def test_hand_computed_one_card_left() -> None:
         ("play Guard", Fraction(-2, 3), 1.0)
     ]
     assert r.actions[0].win == pytest.approx(1 / 3)
+
+
+def test_win_probabilities_read_only_the_actual_hands_deals() -> None:
+    """The win column sums the terminals below the seat's actual hand only: the same figures
+    as summing every terminal, from a fraction of them."""
+    eg = build_endgame(parse_position(K4), merge_dead_guesses=True, reduce=True)
+    game, seat = eg.game, 1
+    info = analysis._root_infoset(eg, seat)
+    assert info is not None
+    sol = solve(game)
+    table: list[list[float] | None] = [None] * len(game.infosets)
+    for i in game.infosets:
+        probs = sol.strategies[i.player][i.key]
+        table[i.index] = [float(probs[a]) for a in i.actions]
+    root_p = analysis._root_probs(game)
+    full = analysis._win_payoff(game, seat)
+    mine = analysis._win_payoff(game, seat, info.nodes)
+    assert 0 < np.count_nonzero(mine) < np.count_nonzero(full) / 2
+    wins = [
+        analysis._per_action(game, info, analysis._float_values(game, seat, table, pay), root_p)
+        for pay in (full, mine)
+    ]
+    assert wins[0] == pytest.approx(wins[1], abs=1e-12) and max(wins[0]) > 0
 
 
 def test_pimc_overestimates_where_clairvoyance_misleads() -> None:
@@ -393,7 +419,7 @@ UNREACHABLE = [
             "Handmaid,Guard,Guard t0", "Handmaid,Guard,Guard,King,Countess t0"
         ),
         "each Prince played takes at most one face-up card, and 2 have been played",
-        id="face-up-gone-three-princes-short",
+        id="face-up-all-gone-two-princes",
     ),
     pytest.param(
         K4.replace("deck - / Guard*2,Countess,Princess", "deck Guard / Guard,Countess,Princess"),
