@@ -23,7 +23,11 @@ LP is solved on a **restricted game** that only grows:
    most ``tol`` more than the minimiser's concedes (the *gap* ``BR_0(y) − BR_1(x)``: the
    width of the value bracket, twice the exploitability), ``(x, y)`` is an equilibrium of the
    whole game up to ``tol``: stop.
-4. Otherwise add the sequences the two best responses reach and go to 2.
+4. Otherwise add the sequences the two best responses reach and, below every selected
+   sequence, each deviation that gains locally (:meth:`SequenceTree.improvements`: at an
+   information set whose parent sequence is selected, the best action, a best response
+   below it, when it beats every selected action there by more than :data:`IMPROVEMENT`);
+   go to 2.
 
 Soundness: each step adds sequences, so it stops after finitely many steps; when it stops,
 the gap is measured in the whole game, so the profile is an ``ε``-equilibrium with
@@ -60,6 +64,23 @@ iterations): classic, 4 cards left, seed 4000: 3.4 / 2.1 / 2.3 s; seed 4001: 1.2
 0.6 s; 5 cards left, seed 5001: 28 / 22 / 41 s; 2019 edition, seed 5000: 1.0 / 0.7 / 0.6 s;
 6 cards left, seed 6001: 1.8 / 1.4 / 0.9 s. A support threshold of 3e-4 with 100 iterations
 was faster with 4 cards left (1.8 s) and twice as slow with 5 (51 s).
+
+Adding the local improvements below every selected sequence (step 4), not only the best
+responses' paths, halves the number of restricted LPs and saves 10–25 % of the LP's time
+(the loop alone on the saved matrices, two runs each, paths only → with the improvements):
+classic, 4 cards left, seed 4000: 13 → 6 LPs, 2.15–2.46 → 1.88–1.98 s; seed 4001: 21 → 11,
+0.90–0.96 → 0.66–0.80 s; 5 cards left, seed 5001: 38 → 15, 24.8 → 20.1 s; 2019 edition,
+5 cards left, seed 5000: 10 → 6, 0.88–1.06 → 0.72–0.82 s; 6 cards left, seed 6001: 14 → 8,
+1.6 → 1.4 s. The final restricted games are as large as before.
+
+HiGHS's presolve shrinks the last restricted LP with 5 cards left from 50 k × 56 k to
+15 k × 18 k (mostly information sets left with one selected action, whose sequences merge
+with their parent's); solved from scratch it then takes 6.5 s, against 55 s without presolve.
+But presolve is skipped whenever a basis is kept, which the growing model needs. Doing the
+merge here instead (a fresh model per step, one column per chain of single-action
+sequences, the previous basis carried over and split where an information set gains an
+action) cost 67 s on that position: the carried basis needed thousands of iterations per
+step.
 """
 
 from __future__ import annotations
@@ -88,6 +109,9 @@ TOLERANCE = 1e-10
 """Largest gap (value-bracket width, in utility units) at which the loop stops."""
 MAX_STEPS = 500
 """A safety bound on the number of restricted LPs (the loop stops long before on real games)."""
+IMPROVEMENT = 1e-13
+"""Counterfactual gain below which a selected action counts as good as the best one
+(:meth:`SequenceTree.improvements`): float noise, far below :data:`TOLERANCE`."""
 MAX_SHARE = 0.8
 """Share of all sequences past which the restricted game is given up for the whole LP."""
 
@@ -150,6 +174,37 @@ class SequenceTree:
             on = reached[self.parent[rows]]
             reached[chosen[on]] = True
         return float(value[0]), reached
+
+    def improvements(
+        self, contribution: FloatArray, maximise: bool, selected: BoolArray
+    ) -> BoolArray:
+        """The sequences a best response adds below *every* selected sequence, not only on its
+        own path: at each information set whose parent sequence is selected (or added here),
+        the action of greatest value (bottom-up, with a best response below), unless a
+        selected action is within :data:`IMPROVEMENT` of it (then nothing is added there).
+
+        One growth step thus takes in each deviation that gains locally, wherever it lies;
+        the pure best response only finds those its own path reaches, one path per step."""
+        value = contribution.astype(np.float64, copy=True)
+        sign = 1.0 if maximise else -1.0
+        choice: list[IntArray] = []
+        for rows, seqs, starts, segment in reversed(self.levels):
+            v = sign * value[seqs]
+            best = np.maximum.reduceat(v, starts)
+            sel = selected[seqs]
+            best_selected = np.maximum.reduceat(np.where(sel, v, -np.inf), starts)
+            stay = best_selected >= best - IMPROVEMENT
+            target = np.where(stay, best_selected, best)
+            hit = np.flatnonzero((v == target[segment]) & (sel | ~stay[segment]))
+            _, first_hit = np.unique(segment[hit], return_index=True)
+            choice.append(seqs[hit[first_hit]])
+            np.add.at(value, self.parent[rows], sign * best)
+        reached = selected.copy()
+        reached[0] = True
+        for (rows, _, _, _), chosen in zip(self.levels, reversed(choice), strict=True):
+            on = reached[self.parent[rows]]
+            reached[chosen[on]] = True
+        return reached
 
     def counterfactual(
         self, contribution: FloatArray, behaviour: FloatArray
@@ -301,8 +356,9 @@ def solve_restricted(
         objective, x, y = solved
         cold = False
         x, y = own.normalised(x), opp.normalised(y)
-        best_own, own_br = own.best_response(payoff @ y, maximise=True)
-        best_opp, opp_br = opp.best_response(pay_t @ x, maximise=False)
+        to_own, to_opp = payoff @ y, pay_t @ x
+        best_own, own_br = own.best_response(to_own, maximise=True)
+        best_opp, opp_br = opp.best_response(to_opp, maximise=False)
         gap = best_own - best_opp
         if on_step is not None:
             on_step(step, gap, model.selected())
@@ -319,8 +375,8 @@ def solve_restricted(
             if retried:
                 return None
             cold = retried = True
-        own_sel = own_sel | own_br
-        opp_sel = opp_sel | opp_br
+        own_sel = own.improvements(to_own, True, own_sel | own_br)
+        opp_sel = opp.improvements(to_opp, False, opp_sel | opp_br)
     return None
 
 

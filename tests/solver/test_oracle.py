@@ -133,6 +133,64 @@ def test_best_response_values_match_the_exact_certificate(player: int) -> None:
         assert int(reached[first : first + k].sum()) == 1
 
 
+def _values_by_recursion(tree: oracle.SequenceTree, contribution: oracle.FloatArray) -> list[float]:
+    """Each sequence's value under a best response below it (maximising), by plain recursion
+    over the tree's rows."""
+    children: dict[int, list[int]] = {}
+    for r in range(1, tree.rows):
+        children.setdefault(int(tree.parent[r]), []).append(r)
+    value: list[float] = [0.0] * tree.sequences
+
+    def of(seq: int) -> float:
+        total = float(contribution[seq])
+        for r in children.get(seq, []):
+            first, k = int(tree.first[r]), int(tree.count[r])
+            total += max(of(s) for s in range(first, first + k))
+        value[seq] = total
+        return total
+
+    of(0)
+    return value
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_improvements_add_each_local_best_action_below_every_selected_sequence(
+    player: int,
+) -> None:
+    """Start from one pure plan and value the sequences against another player's plan: the
+    improvements keep every selected sequence and, at each information set hanging from a
+    kept sequence, add exactly one action when the best one beats every selected one (by more
+    than IMPROVEMENT), namely a best one, and none otherwise; and they reach information sets
+    off the best response's own path."""
+    game = endgame(CLASSIC_K3)
+    own, opp, pay = _tree_and_matrices(game, player)
+    rng = np.random.default_rng(7)
+    start_plan = own.plan_of(own.matched(rng.random(own.sequences)))
+    _, selected = own.best_response(start_plan, maximise=True)  # some pure plan
+    contribution = pay @ opp.plan_of(opp.matched(rng.random(opp.sequences)))
+    got = own.improvements(contribution, True, selected)
+    value = _values_by_recursion(own, contribution)
+    assert np.all(got[selected])
+    added_somewhere = off_path = 0
+    _, on_path = own.best_response(contribution, maximise=True)
+    for r in range(1, own.rows):
+        first, k = int(own.first[r]), int(own.count[r])
+        seqs = range(first, first + k)
+        new = [s for s in seqs if got[s] and not selected[s]]
+        if not got[int(own.parent[r])]:
+            assert not new  # nothing below a sequence that is not kept
+            continue
+        best = max(value[s] for s in seqs)
+        kept = [value[s] for s in seqs if selected[s]]
+        if kept and max(kept) >= best - oracle.IMPROVEMENT:
+            assert not new
+        else:
+            assert len(new) == 1 and abs(value[new[0]] - best) <= 1e-12
+            added_somewhere += 1
+            off_path += not on_path[new[0]]
+    assert added_somewhere and off_path  # the test is not vacuous
+
+
 def test_normalised_plan_is_feasible() -> None:
     game = endgame(CLASSIC_K3)
     own, _, _ = _tree_and_matrices(game, 0)
@@ -171,8 +229,17 @@ def test_a_loop_that_cannot_grow_gives_up(
         value, _ = real_br(self, contribution, maximise)
         return value, np.zeros(self.sequences, dtype=np.bool_)
 
+    def nothing_new(
+        self: oracle.SequenceTree,
+        contribution: oracle.FloatArray,
+        maximise: bool,
+        selected: oracle.BoolArray,
+    ) -> oracle.BoolArray:
+        return selected
+
     monkeypatch.setattr(oracle, "_warm_support", start)
     monkeypatch.setattr(oracle.SequenceTree, "best_response", blind)
+    monkeypatch.setattr(oracle.SequenceTree, "improvements", nothing_new)
     sol = solve(game)
     monkeypatch.undo()
     assert_whole_lp_answer(game, sol, results)
