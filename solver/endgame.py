@@ -15,7 +15,7 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   multiset, or :class:`~loveformal.errors.MalformedInput` is raised (a hand-written position
   that leaves cards out of play cannot be solved). A position whose public cards say no round
   reaches it (a protected seat whose last discard is not its Handmaid, a discarded Princess
-  in the round, discard piles that do not fit alternating turns, a face-up or set-aside card
+  in the round, discard piles that do not fit turns in seat order, a face-up or set-aside card
   gone without a replacement draw to take it, a known deck order no Chancellor explains) is
   refused too (:func:`_check_history`).
 * A *deal* puts the unseen cards into the zones of ``S`` with ``S``'s sizes: each seat still in
@@ -216,7 +216,7 @@ def _check_history(state: State) -> None:
       discard (rules.md §1.1 items 2 and 4);
     * whoever discards the Princess is out (§1.1 item 6), so no seat in the round has one in
       its discard pile;
-    * with two seats in the round, the discard piles fit alternating turns
+    * while every seat is in the round, the discard piles fit turns taken in seat order
       (:func:`_check_turns`);
     * a card leaves the face-up row or the set-aside slot only as a replacement drawn from an
       empty deck, one card for each Prince, Assassin or Bishop played (rules.md R2), and the
@@ -239,7 +239,7 @@ def _check_history(state: State) -> None:
                 f"{seat_name(i)} has discarded the Princess but is still in the round (whoever "
                 "discards the Princess is out): no round reaches this position"
             )
-    _check_turns(state, discarded[Card.PRINCE])
+    _check_turns(state, sum(discarded[c] for c in _DRAWS_A_REPLACEMENT))
     removed = state.rules.options.two_player_face_up if state.players == 2 else 0
     lost_face_up = max(0, removed - len(state.face_up))
     lost = lost_face_up + (state.set_aside is None)
@@ -289,29 +289,39 @@ def _check_history(state: State) -> None:
             )
 
 
-def _check_turns(state: State, princes: int) -> None:
-    """Two seats, both in the round, at a turn's start (``turn_draw``) or decision (``play``):
-    the discard piles must fit alternating turns. Each turn adds the card played to its
-    player's pile, and a Prince adds one more card to its target's; so after ``T`` turns,
-    with the seat to move having had ``⌊T/2⌋`` and the other ``⌈T/2⌉``, each pile holds at
-    least its seat's turns and both together at most ``T`` plus the Princes played. (Either
-    seat may have started: a position written without ``start:`` names none.)"""
-    if state.players != 2 or state.phase not in (Phase.PLAY, Phase.TURN_DRAW):
+def _check_turns(state: State, extra: int) -> None:
+    """Every seat still in the round, at a turn's start (``turn_draw``) or decision
+    (``play``): the discard piles must fit turns taken in seat order. Each turn adds the card
+    played to its player's pile; ``extra`` bounds the cards discarded otherwise (one per
+    Prince, Assassin or Bishop played, the only effects that make a seat discard). After
+    ``T = n·L + r`` turns (``0 ≤ r < n``) the ``r`` seats just before the seat to move have
+    had ``L + 1`` turns and the others ``L``; so some such ``T`` must leave each pile at least
+    its seat's turns and all of them together at most ``T + extra`` cards. Any seat may have
+    started (a position written without ``start:`` names none); once a seat is out, turns
+    skip it, and the check is not made."""
+    if state.phase not in (Phase.PLAY, Phase.TURN_DRAW):
         return
     if any(s.out for s in state.seats):
         return
-    mover = state.turn
-    d_mover, d_other = len(state.seats[mover].discards), len(state.seats[1 - mover].discards)
-    # The most turns the piles allow (the fewest Prince discards): the mover has had as many
-    # turns as the other (T even) or one fewer (T odd).
-    turns = max(min(2 * d_mover, 2 * d_other), min(2 * d_mover + 1, 2 * d_other - 1))
-    if turns < 0 or d_mover + d_other - turns > princes:
+    n, mover = state.players, state.turn
+    piles = [len(state.seats[(mover + j) % n].discards) for j in range(n)]  # mover first
+    # The most turns the piles allow (the fewest extra discards): for each r, the largest L.
+    turns = max(
+        n * min(d - (j >= n - r) for j, d in enumerate(piles)) + r
+        for r in range(n)
+        if all(d >= (j >= n - r) for j, d in enumerate(piles))
+    )
+    if sum(piles) - turns > extra:
+        counts = "; ".join(
+            f"{seat_name((mover + j) % n)}{', to move' if j == 0 else ''}: {d} card"
+            f"{'' if d == 1 else 's'}"
+            for j, d in enumerate(piles)
+        )
         raise MalformedInput(
-            f"the discard piles ({seat_name(mover)}, to move: {d_mover} cards; "
-            f"{seat_name(1 - mover)}: {d_other}) do not fit alternating turns: each turn "
-            f"discards the card played and a Prince one more, and {princes} "
-            f"Prince{'' if princes == 1 else 's'} ha{'s' if princes == 1 else 've'} been "
-            "played: no round reaches this position"
+            f"the discard piles ({counts}) do not fit turns taken in seat order: each turn "
+            f"discards the card played and each Prince, Assassin or Bishop at most one more, "
+            f"and {extra} ha{'s' if extra == 1 else 've'} been played: no round reaches this "
+            "position"
         )
 
 

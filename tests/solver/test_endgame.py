@@ -386,14 +386,15 @@ UNREACHABLE = [
         "classic 2p r1 start:P1 | P1 Guard,Princess d:Guard*2,Prince,King,Guard,Priest*2,"
         "Handmaid t0 | P2 Countess d:Guard t0 | deck - | aside Prince | up Baron*2,Handmaid | "
         "play P1",
-        r"the discard piles \(P1, to move: 8 cards; P2: 1\) do not fit alternating turns.* "
-        "1 Prince has been played",
+        r"the discard piles \(P1, to move: 8 cards; P2: 1 card\) do not fit turns taken in "
+        r"seat order.* and 1 has been played",
         id="discards-do-not-alternate",
     ),
     pytest.param(
         "classic 2p | P1 Guard d:Guard,Guard t0 | P2 Countess,Princess d:Guard,Baron,Handmaid"
         " t0 | deck - / Prince,Baron,Handmaid,Prince | aside Guard | up King,Priest*2 | play P2",
-        r"\(P2, to move: 3 cards; P1: 2\) do not fit alternating turns.* 0 Princes have been",
+        r"\(P2, to move: 3 cards; P1: 2 cards\) do not fit turns taken in seat order.* and 0 "
+        "have been played",
         id="one-turn-ahead-the-wrong-way",
     ),
     pytest.param(
@@ -483,6 +484,31 @@ def test_reachable_positions_pass_the_history_checks(preset: str) -> None:
                     states += 1
                 s, _ = random_step(s, rng)
     assert states > 1_000
+
+
+# Three seats, nobody out, P3 to move: the piles (P3 2, P1 4, P2 4) fit 8 turns from P3's
+# start, the two cards over them discarded by the two Princes. With P3's Prince swapped for
+# the King in the deck, only one Prince has been played: no round reaches that.
+THREE_SEATS = (
+    "classic 3p r1 start:P1 | P1 Priest d:Guard*2,Handmaid,Baron t0 | P2 Priest d:Prince,"
+    "Handmaid,Guard*2 t0 | P3 Guard,Baron d:Countess,Prince t0 | deck - / King | aside "
+    "Princess | up - | play P3"
+)
+UNREACHABLE.append(
+    pytest.param(
+        THREE_SEATS.replace("d:Countess,Prince", "d:Countess,King").replace(
+            "deck - / King", "deck - / Prince"
+        ),
+        r"the discard piles \(P3, to move: 2 cards; P1: 4 cards; P2: 4 cards\) do not fit "
+        r"turns taken in seat order.* and 1 has been played",
+        id="three-seats-one-prince-short",
+    )
+)
+
+
+def test_three_seats_whose_piles_fit_seat_order_are_solved() -> None:
+    r = solve_position(parse_position(THREE_SEATS), pimc=False)
+    assert r.value is not None and 0 <= r.value <= 1
 
 
 @pytest.mark.parametrize(("text", "match"), UNREACHABLE)
