@@ -43,12 +43,13 @@ solves the whole LP. The returned objective is clamped into the bracket the two 
 responses give. The exact certificate
 (:mod:`~loveformal.solver.certify`) checks the result in rational arithmetic either way.
 
-The restricted LP is kept in one HiGHS model that grows, restarting from the previous basis.
-After the first LP each growth comes in two halves: the opponent's new sequences (new rows,
-which keep the basis dual feasible) solved with the dual simplex, then the LP player's (new
-columns, which keep it primal feasible) solved with the primal simplex. The dual simplex uses
-devex pricing (dual steepest-edge weights are recomputed after every growth, which cost more
-than it saved).
+The restricted LP is a HiGHS model with each chain of single-action sequences merged into one
+column or row (:mod:`~loveformal.solver.restricted`), rebuilt on each growth and started from
+the previous model's basis. After the first LP each growth comes in two halves: with the LP
+player's new sequences held at 0, the opponent's new ones (rows, which keep the basis dual
+feasible) solved with the dual simplex; then the LP player's released (columns, which keep it
+primal feasible) and solved with the primal simplex. The dual simplex uses devex pricing (dual
+steepest-edge weights are recomputed after every growth, which cost more than it saved).
 
 Measured on the classic benchmark position with 4 cards left (22 k × 31 k sequences): the
 whole LP takes 10–11 s; growing from best responses to uniform play took 30 restricted LPs
@@ -74,13 +75,15 @@ classic, 4 cards left, seed 4000: 13 → 6 LPs, 2.15–2.46 → 1.88–1.98 s; s
 1.6 → 1.4 s. The final restricted games are as large as before.
 
 HiGHS's presolve shrinks the last restricted LP with 5 cards left from 50 k × 56 k to
-15 k × 18 k (mostly information sets left with one selected action, whose sequences merge
-with their parent's); solved from scratch it then takes 6.5 s, against 55 s without presolve.
-But presolve is skipped whenever a basis is kept, which the growing model needs. Doing the
-merge here instead (a fresh model per step, one column per chain of single-action
-sequences, the previous basis carried over and split where an information set gains an
-action) cost 67 s on that position: the carried basis needed thousands of iterations per
-step.
+15 k × 18 k, mostly by merging the sequences of information sets left with one selected
+action into their parent's, and solved from scratch it then takes 6.5 s against 55 s without
+presolve; but presolve is skipped whenever a basis is kept. That merge is therefore done here
+(:mod:`~loveformal.solver.restricted`): the same last LP is 31 k × 37 k. A model grown in
+place (new rows and columns only) took the LP alone 20.1 s on that position; rebuilt merged
+at each growth, 14–15 s (HiGHS itself 19 s → 8–10 s, rebuilding and carrying the basis over
+2–3 s). The smaller benchmark LPs move by up to ±0.4 s either way (4 cards left, seed 4000:
+1.7–2.0 s both ways). Solving each merged growth in one piece instead of the halves cost
+thousands of iterations per growth (67 s in all).
 """
 
 from __future__ import annotations
@@ -89,17 +92,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import highspy
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse
+
+from .restricted import RestrictedModel
 
 __all__ = ["Restricted", "SequenceTree", "StepProgress", "per_set", "solve_restricted"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-_INF = highspy.kHighsInf
 UNREACHED = 1e-12
 """Plan mass below which an information set counts as unreached (as in ``seqform``)."""
 StepProgress = Callable[[int, float, tuple[int, int]], None]
@@ -320,8 +323,6 @@ def solve_restricted(
     own_constraints: scipy.sparse.spmatrix,
     opp_constraints: scipy.sparse.spmatrix,
     payoff: scipy.sparse.csr_matrix,
-    matrix: scipy.sparse.csr_matrix,
-    cost: FloatArray,
     *,
     highs: Any,
     tol: float = TOLERANCE,
@@ -330,29 +331,23 @@ def solve_restricted(
     """Solve one player's LP of :func:`~loveformal.solver.seqform._player_lp` by growing a
     restricted game (module docstring). The constraint matrices are the LP player's and its
     opponent's (``E``/``F``), ``payoff`` the LP player's payoff matrix (own × opponent
-    sequences), ``matrix`` the whole LP's constraint matrix ``[a_ub; a_eq]`` (rows: opponent
-    sequences, then the LP player's information-set rows; columns: its sequences, then the
-    opponent's rows ``q``), ``cost`` its objective (``min``), ``highs`` an empty HiGHS
-    instance; ``on_step`` is told each step's number, gap and selected sequences. Returns None
-    when the loop cannot close the gap or HiGHS finds no optimum of a restricted LP (the caller
-    then solves the whole LP)."""
+    sequences), ``highs`` an empty HiGHS instance; ``on_step`` is told each step's number, gap
+    and selected sequences. Returns None when the loop cannot close the gap or HiGHS finds no
+    optimum of a restricted LP (the caller then solves the whole LP)."""
     highs.setOptionValue("simplex_dual_edge_weight_strategy", 1)  # devex: see the docstring
     own, opp = SequenceTree(own_constraints), SequenceTree(opp_constraints)
     n_own, n_opp = own.sequences, opp.sequences
     pay_t = payoff.T.tocsr()
-    csc, csr = matrix.tocsc(), matrix.tocsr()
     own_sel, opp_sel = _warm_support(own, opp, payoff, pay_t)
-    model = _Model(highs, csc, csr, cost, n_own, n_opp)
+    model = RestrictedModel(highs, own, opp, payoff)
     cold = retried = False
     whole = n_own + n_opp
-    last_own: BoolArray | None = None  # the LP player's selection the model holds
     for step in range(1, MAX_STEPS + 1):
         if int(own_sel.sum()) + int(opp_sel.sum()) > MAX_SHARE * whole:
             return None  # hardly smaller than the whole LP: solve that instead
-        solved = _grow_and_run(model, own, opp, own_sel, opp_sel, last_own, cold)
+        solved = _grow_and_run(model, own_sel, opp_sel, cold)
         if solved is None:
             return None
-        last_own = own_sel
         objective, x, y = solved
         cold = False
         x, y = own.normalised(x), opp.normalised(y)
@@ -381,31 +376,29 @@ def solve_restricted(
 
 
 def _grow_and_run(
-    model: _Model,
-    own: SequenceTree,
-    opp: SequenceTree,
+    model: RestrictedModel,
     own_sel: BoolArray,
     opp_sel: BoolArray,
-    last_own: BoolArray | None,
     cold: bool,
 ) -> tuple[float, FloatArray, FloatArray] | None:
     """Grow the model to the selection and solve it (None if HiGHS refuses or fails). After
-    the first LP, in two halves: the opponent's new sequences (rows: the basis stays dual
-    feasible) with the dual simplex, then the LP player's (columns: it stays primal feasible)
-    with the primal simplex."""
-    if last_own is None or cold:
-        if model.grow(own_sel, own.live(own_sel), opp_sel, opp.live(opp_sel)) is None:
-            return None
+    the first LP, in two halves: with the LP player's new sequences held at 0, the opponent's
+    new ones (rows: the basis stays dual feasible) with the dual simplex, then the LP
+    player's released (columns: it stays primal feasible) with the primal simplex."""
+    first = model.lp is None
+    added = model.grow(own_sel, opp_sel, hold=not (first or cold))
+    if added is None:
+        return None
+    if first or cold:
         return model.run(cold, DUAL)
-    solved: tuple[float, FloatArray, FloatArray] | None = None
-    for keep, strategy in ((last_own, DUAL), (own_sel, PRIMAL)):
-        added = model.grow(keep, own.live(keep), opp_sel, opp.live(opp_sel))
-        if added is None:
-            return None
-        if added or (solved is None and strategy == PRIMAL):
-            solved = model.run(False, strategy)
-            if solved is None:
-                return None
+    solved = model.run(False, DUAL) if added else None
+    if added and solved is None:
+        return None
+    released = model.release()
+    if released is None:
+        return None
+    if released or solved is None:
+        solved = model.run(False, PRIMAL)
     return solved
 
 
@@ -452,106 +445,3 @@ def _warm_support(
     own_sel = own.support(avg_x, SUPPORT_THRESHOLD) | own_br
     opp_sel = opp.support(avg_y, SUPPORT_THRESHOLD) | opp_br
     return own_sel, opp_sel
-
-
-def _packed(block: scipy.sparse.csr_matrix | scipy.sparse.csc_matrix) -> tuple[Any, ...]:
-    """A compressed sparse block as HiGHS's ``addCols``/``addRows`` take it: the number of
-    entries, the start of each column (row), the indices and the values."""
-    return (
-        block.nnz,
-        block.indptr[:-1].astype(np.int32),
-        block.indices.astype(np.int32),
-        block.data,
-    )
-
-
-class _Model:
-    """The restricted LP as one growing HiGHS model: ``cols``/``rows`` map model positions to
-    the whole LP's columns and rows."""
-
-    def __init__(
-        self,
-        highs: Any,
-        csc: scipy.sparse.csc_matrix,
-        csr: scipy.sparse.csr_matrix,
-        cost: FloatArray,
-        n_own: int,
-        n_opp: int,
-    ) -> None:
-        self.h = highs
-        self.csc, self.csr, self.cost = csc, csr, cost
-        self.n_own, self.n_opp = n_own, n_opp
-        n_rows, n_cols = csr.shape
-        self.col_in = np.zeros(n_cols, dtype=np.bool_)
-        self.row_in = np.zeros(n_rows, dtype=np.bool_)
-        self.cols = np.empty(0, dtype=np.int64)
-        self.rows = np.empty(0, dtype=np.int64)
-        # Column bounds: plan entries ≥ 0, the multipliers q free. Row bounds: ``≤ 0`` for
-        # opponent sequences, ``= e`` for own information-set rows (``e = (1, 0, …)``).
-        self.col_lower = np.concatenate([np.zeros(n_own), np.full(n_cols - n_own, -_INF)])
-        self.row_lower = np.concatenate([np.full(n_opp, -_INF), np.zeros(n_rows - n_opp)])
-        self.row_upper = np.zeros(n_rows)
-        self.row_lower[n_opp] = self.row_upper[n_opp] = 1.0
-
-    def selected(self) -> tuple[int, int]:
-        return int((self.cols < self.n_own).sum()), int((self.rows < self.n_opp).sum())
-
-    def grow(
-        self, own_sel: BoolArray, own_live: BoolArray, opp_sel: BoolArray, opp_live: BoolArray
-    ) -> int | None:
-        """Add the newly selected columns, then rows: how many (None if HiGHS refuses)."""
-        want_cols = np.concatenate([own_sel, opp_live])
-        want_rows = np.concatenate([opp_sel, own_live])
-        new_cols = np.flatnonzero(want_cols & ~self.col_in)
-        new_rows = np.flatnonzero(want_rows & ~self.row_in)
-        h = self.h
-        if len(new_cols):
-            block = self.csc[:, new_cols][self.rows, :].tocsc()
-            status = h.addCols(
-                len(new_cols),
-                self.cost[new_cols],
-                self.col_lower[new_cols],
-                np.full(len(new_cols), _INF),
-                *_packed(block),
-            )
-            if status != highspy.HighsStatus.kOk:
-                return None
-            self.cols = np.concatenate([self.cols, new_cols])
-            self.col_in[new_cols] = True
-        if len(new_rows):
-            block = self.csr[new_rows, :][:, self.cols].tocsr()
-            status = h.addRows(
-                len(new_rows), self.row_lower[new_rows], self.row_upper[new_rows], *_packed(block)
-            )
-            if status != highspy.HighsStatus.kOk:
-                return None
-            self.rows = np.concatenate([self.rows, new_rows])
-            self.row_in[new_rows] = True
-        return len(new_cols) + len(new_rows)
-
-    def run(self, cold: bool, strategy: int) -> tuple[float, FloatArray, FloatArray] | None:
-        """Solve the model with the simplex ``strategy`` (from its last basis unless
-        ``cold``): the objective and both plans, or None if HiGHS reports no optimum even
-        from scratch."""
-        h = self.h
-        h.setOptionValue("simplex_strategy", strategy)
-        if cold:
-            h.setOptionValue("primal_feasibility_tolerance", 1e-10)
-            h.setOptionValue("dual_feasibility_tolerance", 1e-10)
-            h.clearSolver()
-        h.run()
-        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            h.clearSolver()  # a cold restart before giving up
-            h.run()
-        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            return None
-        sol = h.getSolution()
-        z = np.asarray(sol.col_value, dtype=np.float64)
-        duals = np.asarray(sol.row_dual, dtype=np.float64)
-        x = np.zeros(self.n_own)
-        own_cols = self.cols < self.n_own
-        x[self.cols[own_cols]] = np.clip(z[own_cols], 0.0, None)
-        y = np.zeros(self.n_opp)
-        opp_rows = self.rows < self.n_opp
-        y[self.rows[opp_rows]] = np.clip(-duals[opp_rows], 0.0, None)
-        return float(h.getInfo().objective_function_value), x, y

@@ -327,20 +327,19 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
     m0, m1 = e.shape[0], f.shape[0]
     first = 1 if n1 + m0 < n0 + m1 else 0
     lps = (lambda: _player_lp(e, f, a), lambda: _player_lp(f, e, -a.T))
-    c, a_ub, a_eq, b_eq = lps[first]()
     n_first = (n0, n1)[first]
     t1 = time.perf_counter()
     got, steps = None, 0
     if restricted and not second_lp and _Highs is not None and n0 + n1 >= RESTRICT_FROM:
-        matrix = scipy.sparse.vstack([a_ub, a_eq], format="csr")
         pay = a if first == 0 else (-a.T).tocsr()
         own, opp = (e, f) if first == 0 else (f, e)
-        got = solve_restricted(own, opp, pay, matrix, c, highs=_new(), on_step=on_step)
+        got = solve_restricted(own, opp, pay, highs=_new(), on_step=on_step)
         if got is None and on_step is not None:
             on_step(0, float("nan"), (n0, n1))  # the restricted game gave up: the whole LP
     if got is not None:
         z, marg, obj, steps = got.plan, -got.opponent_plan, got.objective, got.steps
     else:
+        c, a_ub, a_eq, b_eq = lps[first]()
         z, marg, obj = _highs(c, a_ub, a_eq, b_eq, n_first, f"player {first}'s LP")
     plans: list[FloatArray] = [np.empty(0), np.empty(0)]
     plans[first] = np.clip(z[:n_first], 0.0, None)

@@ -18,6 +18,7 @@ from loveformal.solver import oracle, seqform
 from loveformal.solver.certify import certify
 from loveformal.solver.efg import Game
 from loveformal.solver.endgame import build_endgame
+from loveformal.solver.restricted import RestrictedModel
 from loveformal.solver.seqform import constraint_matrix, payoff_matrix, solve
 from tests.solver.games import KUHN_VALUE, kuhn_poker
 from tests.test_seqform_speed import random_game
@@ -249,7 +250,7 @@ def test_no_optimum_of_a_restricted_lp_falls_back_to_the_whole_lp(
     monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
 ) -> None:
     game = endgame(CLASSIC_K3)
-    monkeypatch.setattr(oracle._Model, "run", lambda self, cold, strategy: None)
+    monkeypatch.setattr(RestrictedModel, "run", lambda self, cold, strategy: None)
     sol = solve(game)
     monkeypatch.undo()
     assert_whole_lp_answer(game, sol, results)
@@ -260,16 +261,16 @@ def test_no_optimum_of_a_later_primal_half_step_falls_back_to_the_whole_lp(
 ) -> None:
     """After the first LP the model grows in two halves; the primal half failing gives up."""
     game = endgame(CLASSIC_K3)
-    real = oracle._Model.run
+    real = RestrictedModel.run
     strategies: list[int] = []
 
     def run(
-        self: oracle._Model, cold: bool, strategy: int
+        self: RestrictedModel, cold: bool, strategy: int
     ) -> tuple[float, oracle.FloatArray, oracle.FloatArray] | None:
         strategies.append(strategy)
         return None if strategy == oracle.PRIMAL else real(self, cold, strategy)
 
-    monkeypatch.setattr(oracle._Model, "run", run)
+    monkeypatch.setattr(RestrictedModel, "run", run)
     sol = solve(game)
     monkeypatch.undo()
     assert oracle.PRIMAL in strategies  # the fault was reached
@@ -280,14 +281,16 @@ def test_a_refused_later_growth_falls_back_to_the_whole_lp(
     monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
 ) -> None:
     game = endgame(CLASSIC_K3)
-    real = oracle._Model.grow
+    real = RestrictedModel.grow
     calls: list[int] = []
 
-    def grow(self: oracle._Model, *selection: oracle.BoolArray) -> int | None:
+    def grow(
+        self: RestrictedModel, own: oracle.BoolArray, opp: oracle.BoolArray, hold: bool = False
+    ) -> int | None:
         calls.append(1)
-        return real(self, *selection) if len(calls) == 1 else None
+        return real(self, own, opp, hold) if len(calls) == 1 else None
 
-    monkeypatch.setattr(oracle._Model, "grow", grow)
+    monkeypatch.setattr(RestrictedModel, "grow", grow)
     sol = solve(game)
     monkeypatch.undo()
     assert len(calls) == 2  # the first growth, then the refused one
@@ -298,7 +301,7 @@ def test_a_refused_growth_falls_back_to_the_whole_lp(
     monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
 ) -> None:
     game = endgame(CLASSIC_K3)
-    monkeypatch.setattr(oracle._Model, "grow", lambda self, *sel: None)
+    monkeypatch.setattr(RestrictedModel, "grow", lambda self, *sel, **kw: None)
     heard: list[tuple[int, tuple[int, int]]] = []
     sol = solve(game, on_step=lambda step, gap, sel: heard.append((step, sel)))
     # The progress callback hears of the fallback: step 0, every sequence.
