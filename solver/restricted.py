@@ -44,12 +44,15 @@ rebuilding (:mod:`~loveformal.solver.oracle` has the totals).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import highspy
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse
+
+if TYPE_CHECKING:
+    from .oracle import SequenceTree
 
 __all__ = ["RestrictedModel"]
 
@@ -68,11 +71,11 @@ entry is a probability times a utility, at least 1e-6 in the benchmark endgames)
 
 class Tree:
     """What the merge needs of one player's sequence tree
-    (:class:`~loveformal.solver.oracle.SequenceTree`): rows (row 0 the empty sequence's,
-    row ``r ≥ 1`` information set ``r − 1``), each row's parent sequence, first sequence and
-    count, and its levels (top-down: rows, sequences, starts, segment)."""
+    (:class:`~loveformal.solver.oracle.SequenceTree`): its rows (row 0 the empty sequence's,
+    row ``r ≥ 1`` information set ``r − 1``), each row's parent sequence, its levels (top-down:
+    rows, sequences, starts, segment) and each sequence's row."""
 
-    def __init__(self, tree: Any) -> None:
+    def __init__(self, tree: SequenceTree) -> None:
         self.rows: int = tree.rows
         self.sequences: int = tree.sequences
         self.parent: IntArray = tree.parent
@@ -129,7 +132,9 @@ class RestrictedModel:
     """The merged restricted LP in one HiGHS instance (module docstring). ``payoff`` is the LP
     player's payoff matrix (own × opponent sequences)."""
 
-    def __init__(self, highs: Any, own: Any, opp: Any, payoff: scipy.sparse.csr_matrix) -> None:
+    def __init__(
+        self, highs: Any, own: SequenceTree, opp: SequenceTree, payoff: scipy.sparse.csr_matrix
+    ) -> None:
         self.h = highs
         self.own, self.opp = Tree(own), Tree(opp)
         coo = payoff.tocoo()
