@@ -216,8 +216,7 @@ def _check_history(state: State) -> None:
       discard (rules.md §1.1 items 2 and 4);
     * whoever discards the Princess is out (§1.1 item 6), so no seat in the round has one in
       its discard pile;
-    * while every seat is in the round, the discard piles fit turns taken in seat order
-      (:func:`_check_turns`);
+    * the discard piles fit turns taken in seat order (:func:`_check_turns`);
     * a card leaves the face-up row or the set-aside slot only as a replacement drawn from an
       empty deck, one card for each Prince, Assassin or Bishop played (rules.md R2), and the
       face-up row only to a Prince's target under ``prince_empty_deck = top_removed`` (D16);
@@ -290,38 +289,46 @@ def _check_history(state: State) -> None:
 
 
 def _check_turns(state: State, extra: int) -> None:
-    """Every seat still in the round, at a turn's start (``turn_draw``) or decision
-    (``play``): the discard piles must fit turns taken in seat order. Each turn adds the card
-    played to its player's pile; ``extra`` bounds the cards discarded otherwise (one per
-    Prince, Assassin or Bishop played, the only effects that make a seat discard). After
-    ``T = n·L + r`` turns (``0 ≤ r < n``) the ``r`` seats just before the seat to move have
-    had ``L + 1`` turns and the others ``L``; so some such ``T`` must leave each pile at least
-    its seat's turns and all of them together at most ``T + extra`` cards. Any seat may have
-    started (a position written without ``start:`` names none); once a seat is out, turns
-    skip it, and the check is not made."""
+    """At a turn's start (``turn_draw``) or decision (``play``): the discard piles must fit
+    turns taken in seat order. Each turn adds the card played to its player's pile; ``extra``
+    bounds the cards discarded otherwise (one per Prince, Assassin or Bishop played, the only
+    effects that make a seat discard), and a seat knocked out discards at most one card more
+    (its hand, which then holds one card or none).
+
+    Turns skip a seat once it is out, so the seats still in keep their order: with ``n`` of
+    them, after ``n·L + r`` of their turns (``0 ≤ r < n``) the ``r`` just before the seat to
+    move have had ``L + 1`` turns and the others ``L``. A seat that is out had at most
+    ``L + 1`` (between two of its turns every seat still in had one) and at most its pile.
+    So for some ``L`` and ``r`` each pile of a seat still in must hold at least its turns, and
+    all piles together at most the turns plus ``extra`` plus one per seat out. Any seat may
+    have started (a position written without ``start:`` names none)."""
     if state.phase not in (Phase.PLAY, Phase.TURN_DRAW):
         return
-    if any(s.out for s in state.seats):
-        return
-    n, mover = state.players, state.turn
-    piles = [len(state.seats[(mover + j) % n].discards) for j in range(n)]  # mover first
-    # The most turns the piles allow (the fewest extra discards): for each r, the largest L.
-    turns = max(
-        n * min(d - (j >= n - r) for j, d in enumerate(piles)) + r
-        for r in range(n)
-        if all(d >= (j >= n - r) for j, d in enumerate(piles))
-    )
-    if sum(piles) - turns > extra:
+    seats, players, mover = state.seats, state.players, state.turn
+    order = [(mover + j) % players for j in range(players)]
+    live = [i for i in order if not seats[i].out]  # the seat to move first
+    gone = [len(seats[i].discards) for i in order if seats[i].out]
+    piles = [len(seats[i].discards) for i in live]
+    n = len(live)
+    # The most turns the piles allow (the fewest other discards): for each r, the largest L.
+    turns = -1
+    for r in range(n):
+        least = min(d - (j >= n - r) for j, d in enumerate(piles))
+        if least >= 0:
+            turns = max(turns, n * least + r + sum(min(d, least + 1) for d in gone))
+    others = extra + len(gone)
+    if sum(piles) + sum(gone) - turns > others:
         counts = "; ".join(
-            f"{seat_name((mover + j) % n)}{', to move' if j == 0 else ''}: {d} card"
-            f"{'' if d == 1 else 's'}"
-            for j, d in enumerate(piles)
+            f"{seat_name(i)}{', to move' if i == mover else ''}{', out' if seats[i].out else ''}:"
+            f" {len(seats[i].discards)} card{'' if len(seats[i].discards) == 1 else 's'}"
+            for i in order
         )
+        out = f" and {len(gone)} seat{'' if len(gone) == 1 else 's'} out" if gone else ""
         raise MalformedInput(
             f"the discard piles ({counts}) do not fit turns taken in seat order: each turn "
-            f"discards the card played and each Prince, Assassin or Bishop at most one more, "
-            f"and {extra} ha{'s' if extra == 1 else 've'} been played: no round reaches this "
-            "position"
+            "discards the card played, each Prince, Assassin or Bishop at most one more and "
+            f"each seat knocked out at most one more, with {extra} of those cards played{out}:"
+            " no round reaches this position"
         )
 
 

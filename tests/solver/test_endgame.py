@@ -387,14 +387,14 @@ UNREACHABLE = [
         "Handmaid t0 | P2 Countess d:Guard t0 | deck - | aside Prince | up Baron*2,Handmaid | "
         "play P1",
         r"the discard piles \(P1, to move: 8 cards; P2: 1 card\) do not fit turns taken in "
-        r"seat order.* and 1 has been played",
+        r"seat order.* with 1 of those cards played:",
         id="discards-do-not-alternate",
     ),
     pytest.param(
         "classic 2p | P1 Guard d:Guard,Guard t0 | P2 Countess,Princess d:Guard,Baron,Handmaid"
         " t0 | deck - / Prince,Baron,Handmaid,Prince | aside Guard | up King,Priest*2 | play P2",
-        r"\(P2, to move: 3 cards; P1: 2 cards\) do not fit turns taken in seat order.* and 0 "
-        "have been played",
+        r"\(P2, to move: 3 cards; P1: 2 cards\) do not fit turns taken in seat order.* with 0 "
+        "of those cards played:",
         id="one-turn-ahead-the-wrong-way",
     ),
     pytest.param(
@@ -500,14 +500,47 @@ UNREACHABLE.append(
             "deck - / King", "deck - / Prince"
         ),
         r"the discard piles \(P3, to move: 2 cards; P1: 4 cards; P2: 4 cards\) do not fit "
-        r"turns taken in seat order.* and 1 has been played",
+        r"turns taken in seat order.* with 1 of those cards played:",
         id="three-seats-one-prince-short",
     )
 )
 
 
-def test_three_seats_whose_piles_fit_seat_order_are_solved() -> None:
-    r = solve_position(parse_position(THREE_SEATS), pimc=False)
+# P1 is out; P2 (3 cards, to move) and P3 (4) fit 7 of their turns from P3's start, and P1's
+# 4 cards 4 turns before it went out: 11 turns, no card over. With P2's Prince and Priest
+# back in the deck, the piles (1, 4, 4) allow at most 5 turns, and 4 cards over them cannot
+# come from one seat going out with no Prince played.
+ONE_SEAT_OUT = (
+    "classic 3p r1 start:P1 | P1 - d:Guard,Handmaid,Guard,Baron t0 out | P2 Prince,Countess "
+    "d:Guard,Prince,Priest t0 | P3 King d:Guard,Handmaid,Guard,Baron t0 | deck - / Princess | "
+    "aside Priest | up - | play P2"
+)
+UNREACHABLE.append(
+    pytest.param(
+        ONE_SEAT_OUT.replace("d:Guard,Prince,Priest", "d:Guard").replace(
+            "deck - / Princess", "deck - / Princess,Prince,Priest"
+        ),
+        r"the discard piles \(P2, to move: 1 card; P3: 4 cards; P1, out: 4 cards\) do not fit "
+        r"turns taken in seat order.* with 0 of those cards played and 1 seat out:",
+        id="one-seat-out-too-many-discards",
+    )
+)
+# The seat that went out cannot have had more turns than one over the seats still in: with
+# one discard each left to P2 and P3, P1's 4 would need 4 turns against their 1.
+UNREACHABLE.append(
+    pytest.param(
+        ONE_SEAT_OUT.replace("d:Guard,Prince,Priest", "d:Guard")
+        .replace("d:Guard,Handmaid,Guard,Baron t0 | deck", "d:Guard t0 | deck")
+        .replace("deck - / Princess", "deck - / Princess,Prince,Priest,Handmaid,Guard,Baron"),
+        r"the discard piles \(P2, to move: 1 card; P3: 1 card; P1, out: 4 cards\)",
+        id="one-seat-out-too-many-turns",
+    )
+)
+
+
+@pytest.mark.parametrize("text", [THREE_SEATS, ONE_SEAT_OUT], ids=["three-seats", "one-out"])
+def test_three_seats_whose_piles_fit_seat_order_are_solved(text: str) -> None:
+    r = solve_position(parse_position(text), pimc=False)
     assert r.value is not None and 0 <= r.value <= 1
 
 
