@@ -293,12 +293,15 @@ def _check_turns(state: State, extra: int) -> None:
     turns taken in seat order. Each turn adds the card played to its player's pile; ``extra``
     bounds the cards discarded otherwise (one per Prince, Assassin or Bishop played, the only
     effects that make a seat discard), and a seat knocked out discards at most one card more
-    (its hand, which then holds one card or none).
+    (its hand, which then holds one card or none: none only when a Prince or Bishop made it
+    discard the Princess, which is then in its pile). So a seat that is out holds at least
+    one card in its pile beyond its turns.
 
     Turns skip a seat once it is out, so the seats still in keep their order: with ``n`` of
     them, after ``n·L + r`` of their turns (``0 ≤ r < n``) the ``r`` just before the seat to
     move have had ``L + 1`` turns and the others ``L``. A seat that is out had at most
-    ``L + 1`` (between two of its turns every seat still in had one) and at most its pile.
+    ``L + 1`` (between two of its turns every seat still in had one) and at most its pile
+    less one.
     So for some ``L`` and ``r`` each pile of a seat still in must hold at least its turns, and
     all piles together at most the turns plus ``extra`` plus one per seat out. Any seat may
     have started (a position written without ``start:`` names none)."""
@@ -310,12 +313,19 @@ def _check_turns(state: State, extra: int) -> None:
     gone = [len(seats[i].discards) for i in order if seats[i].out]
     piles = [len(seats[i].discards) for i in live]
     n = len(live)
+    empty = next((i for i in order if seats[i].out and not seats[i].discards), None)
+    if empty is not None:
+        raise MalformedInput(
+            f"{seat_name(empty)} is out but its discard pile is empty (a seat knocked out "
+            "discards its hand, or the Princess it was made to discard is there): no round "
+            "reaches this position"
+        )
     # The most turns the piles allow (the fewest other discards): for each r, the largest L.
     turns = -1
     for r in range(n):
         least = min(d - (j >= n - r) for j, d in enumerate(piles))
         if least >= 0:
-            turns = max(turns, n * least + r + sum(min(d, least + 1) for d in gone))
+            turns = max(turns, n * least + r + sum(min(d - 1, least + 1) for d in gone))
     others = extra + len(gone)
     if sum(piles) + sum(gone) - turns > others:
         counts = "; ".join(

@@ -538,6 +538,39 @@ UNREACHABLE.append(
 )
 
 
+# P3 went out before its first turn: its one card is the hand it discarded, so it had no
+# turn, P1 one and P2 at most two (P2 started). P2's two cards fit; three do not, with no
+# Prince, Assassin or Bishop played. (Found by a reviewer: before, the allowance for P3's
+# hand card was spent on P2's extra card.)
+OUT_BEFORE_ITS_TURN = (
+    "classic 3p r1 | P1 Guard,Priest d:Guard t0 | P2 Baron d:Guard,Priest t0 | P3 - d:Handmaid "
+    "t0 out | deck - / Guard*2,Handmaid,Prince*2,King,Princess,Baron | aside Countess | up - "
+    "| play P1"
+)
+UNREACHABLE.append(
+    pytest.param(
+        OUT_BEFORE_ITS_TURN.replace("d:Guard,Priest t0", "d:Guard,Priest,Baron t0").replace(
+            "Princess,Baron |", "Princess |"
+        ),
+        r"the discard piles \(P1, to move: 1 card; P2: 3 cards; P3, out: 1 card\)",
+        id="out-seat-hand-card-spent-elsewhere",
+    )
+)
+UNREACHABLE.append(
+    pytest.param(
+        OUT_BEFORE_ITS_TURN.replace("d:Handmaid t0 out", "t0 out").replace(
+            "deck - / Guard*2,Handmaid", "deck - / Guard*2,Handmaid*2"
+        ),
+        "P3 is out but its discard pile is empty",
+        id="out-seat-empty-pile",
+    )
+)
+
+
+def test_a_seat_out_before_its_first_turn_passes_the_history_checks() -> None:
+    endgame_module._check_history(parse_position(OUT_BEFORE_ITS_TURN))
+
+
 @pytest.mark.parametrize("text", [THREE_SEATS, ONE_SEAT_OUT], ids=["three-seats", "one-out"])
 def test_three_seats_whose_piles_fit_seat_order_are_solved(text: str) -> None:
     r = solve_position(parse_position(text), pimc=False)
