@@ -494,15 +494,22 @@ THREE_SEATS = (
     "Handmaid,Guard*2 t0 | P3 Guard,Baron d:Countess,Prince t0 | deck - / King | aside "
     "Princess | up - | play P3"
 )
-UNREACHABLE.append(
-    pytest.param(
-        THREE_SEATS.replace("d:Countess,Prince", "d:Countess,King").replace(
-            "deck - / King", "deck - / Prince"
-        ),
-        r"the discard piles \(P3, to move: 2 cards; P1: 4 cards; P2: 4 cards\) do not fit "
-        r"turns taken in seat order.* with 1 of those cards played:",
-        id="three-seats-one-prince-short",
-    )
+
+
+def _unreachable(base: str, edits: list[tuple[str, str]], match: str, name: str) -> None:
+    """List ``base`` with ``edits`` made (each must apply) as a position to be refused."""
+    for old, new in edits:
+        assert old in base, old
+        base = base.replace(old, new)
+    UNREACHABLE.append(pytest.param(base, match, id=name))
+
+
+_unreachable(
+    THREE_SEATS,
+    [("d:Countess,Prince", "d:Countess,King"), ("deck - / King", "deck - / Prince")],
+    r"the discard piles \(P3, to move: 2 cards; P1: 4 cards; P2: 4 cards\) do not fit "
+    r"turns taken in seat order.* with 1 of those cards played:",
+    "three-seats-one-prince-short",
 )
 
 
@@ -515,26 +522,27 @@ ONE_SEAT_OUT = (
     "d:Guard,Prince,Priest t0 | P3 King d:Guard,Handmaid,Guard,Baron t0 | deck - / Princess | "
     "aside Priest | up - | play P2"
 )
-UNREACHABLE.append(
-    pytest.param(
-        ONE_SEAT_OUT.replace("d:Guard,Prince,Priest", "d:Guard").replace(
-            "deck - / Princess", "deck - / Princess,Prince,Priest"
-        ),
-        r"the discard piles \(P2, to move: 1 card; P3: 4 cards; P1, out: 4 cards\) do not fit "
-        r"turns taken in seat order.* with 0 of those cards played and 1 seat out:",
-        id="one-seat-out-too-many-discards",
-    )
+_unreachable(
+    ONE_SEAT_OUT,
+    [
+        ("d:Guard,Prince,Priest", "d:Guard"),
+        ("deck - / Princess", "deck - / Princess,Prince,Priest"),
+    ],
+    r"the discard piles \(P2, to move: 1 card; P3: 4 cards; P1, out: 4 cards\) do not fit "
+    r"turns taken in seat order.* with 0 of those cards played and 1 seat out:",
+    "one-seat-out-too-many-discards",
 )
 # The seat that went out cannot have had more turns than one over the seats still in: with
 # one discard each left to P2 and P3, P1's 4 would need 4 turns against their 1.
-UNREACHABLE.append(
-    pytest.param(
-        ONE_SEAT_OUT.replace("d:Guard,Prince,Priest", "d:Guard")
-        .replace("d:Guard,Handmaid,Guard,Baron t0 | deck", "d:Guard t0 | deck")
-        .replace("deck - / Princess", "deck - / Princess,Prince,Priest,Handmaid,Guard,Baron"),
-        r"the discard piles \(P2, to move: 1 card; P3: 1 card; P1, out: 4 cards\)",
-        id="one-seat-out-too-many-turns",
-    )
+_unreachable(
+    ONE_SEAT_OUT,
+    [
+        ("d:Guard,Prince,Priest", "d:Guard"),
+        ("d:Guard,Handmaid,Guard,Baron t0 | deck", "d:Guard t0 | deck"),
+        ("deck - / Princess", "deck - / Princess,Prince,Priest,Handmaid,Guard,Baron"),
+    ],
+    r"the discard piles \(P2, to move: 1 card; P3: 1 card; P1, out: 4 cards\)",
+    "one-seat-out-too-many-turns",
 )
 
 
@@ -547,23 +555,17 @@ OUT_BEFORE_ITS_TURN = (
     "t0 out | deck - / Guard*2,Handmaid,Prince*2,King,Princess,Baron | aside Countess | up - "
     "| play P1"
 )
-UNREACHABLE.append(
-    pytest.param(
-        OUT_BEFORE_ITS_TURN.replace("d:Guard,Priest t0", "d:Guard,Priest,Baron t0").replace(
-            "Princess,Baron |", "Princess |"
-        ),
-        r"the discard piles \(P1, to move: 1 card; P2: 3 cards; P3, out: 1 card\)",
-        id="out-seat-hand-card-spent-elsewhere",
-    )
+_unreachable(
+    OUT_BEFORE_ITS_TURN,
+    [("d:Guard,Priest t0", "d:Guard,Priest,Baron t0"), ("Princess,Baron |", "Princess |")],
+    r"the discard piles \(P1, to move: 1 card; P2: 3 cards; P3, out: 1 card\)",
+    "out-seat-hand-card-spent-elsewhere",
 )
-UNREACHABLE.append(
-    pytest.param(
-        OUT_BEFORE_ITS_TURN.replace("d:Handmaid t0 out", "t0 out").replace(
-            "deck - / Guard*2,Handmaid", "deck - / Guard*2,Handmaid*2"
-        ),
-        "P3 is out but its discard pile is empty",
-        id="out-seat-empty-pile",
-    )
+_unreachable(
+    OUT_BEFORE_ITS_TURN,
+    [("d:Handmaid t0 out", "t0 out"), ("deck - / Guard*2,Handmaid", "deck - / Guard*2,Handmaid*2")],
+    "P3 is out but its discard pile is empty",
+    "out-seat-empty-pile",
 )
 
 
