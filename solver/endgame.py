@@ -301,10 +301,9 @@ def _check_turns(state: State, extra: int) -> None:
     them, after ``n·L + r`` of their turns (``0 ≤ r < n``) the ``r`` just before the seat to
     move have had ``L + 1`` turns and the others ``L``. A seat that is out had at most
     ``L + 1`` (between two of its turns every seat still in had one) and at most its pile
-    less one.
-    So for some ``L`` and ``r`` each pile of a seat still in must hold at least its turns, and
-    all piles together at most the turns plus ``extra`` plus one per seat out. Any seat may
-    have started (a position written without ``start:`` names none)."""
+    less one. So for some ``L`` and ``r`` each pile of a seat still in must hold at least its
+    turns, and all piles together at most the turns plus ``extra`` plus one per seat out. Any
+    seat may have started (a position written without ``start:`` names none)."""
     if state.phase not in (Phase.PLAY, Phase.TURN_DRAW):
         return
     seats, players, mover = state.seats, state.players, state.turn

@@ -347,31 +347,44 @@ def test_bad_positions(text: str, match: str) -> None:
 
 
 # Positions whose public cards say no round reaches them (each next to one that is accepted).
+
+
+def _edited(base: str, *edits: tuple[str, str]) -> str:
+    """``base`` with each ``(old, new)`` edit made in turn; each must apply."""
+    for old, new in edits:
+        assert old in base, old
+        base = base.replace(old, new)
+    return base
+
+
 Z4 = (
     "z2019 2p r1 start:P1 | P1 King d:Guard,Priest,Guard,Spy,Chancellor,Guard t0 | "
     "P2 Guard,Baron d:Countess,Prince,Handmaid,Priest t0 | deck - / Guard,Spy / Princess,Baron"
     " | aside Handmaid | up Chancellor,Guard,Prince | play P2"
 )
 # A3 after a Prince took the set-aside Guard from the empty deck (the Guard is now discarded).
-A3_ASIDE_TAKEN = A3.replace("Handmaid,Guard t0", "Handmaid,Guard,Guard t0").replace(
-    "aside Guard", "aside -"
+A3_ASIDE_TAKEN = _edited(
+    A3, ("Handmaid,Guard t0", "Handmaid,Guard,Guard t0"), ("aside Guard", "aside -")
 )
 # A3 under top_removed after a Prince took the face-up Guard.
-A3_UP_TAKEN = (
-    A3.replace("classic 2p", "classic prince_empty_deck=top_removed 2p")
-    .replace("Handmaid,Guard t0", "Handmaid,Guard,Guard t0")
-    .replace("up King,Countess,Guard", "up King,Countess")
+A3_UP_TAKEN = _edited(
+    A3,
+    ("classic 2p", "classic prince_empty_deck=top_removed 2p"),
+    ("Handmaid,Guard t0", "Handmaid,Guard,Guard t0"),
+    ("up King,Countess,Guard", "up King,Countess"),
 )
 UNREACHABLE = [
     pytest.param(
-        D.replace("Prince,Handmaid t0 |", "Prince,Handmaid,Handmaid t0 |").replace(
-            "Prince,Handmaid t0 prot", "Prince t0 prot"
+        _edited(
+            D,
+            ("Prince,Handmaid t0 |", "Prince,Handmaid,Handmaid t0 |"),
+            ("Prince,Handmaid t0 prot", "Prince t0 prot"),
         ),
         "P2 is protected, but its last discard is not a Handmaid",
         id="protected-without-handmaid",
     ),
     pytest.param(
-        D.replace("Prince,Handmaid t0 prot", "Handmaid,Prince t0 prot"),
+        _edited(D, ("Prince,Handmaid t0 prot", "Handmaid,Prince t0 prot")),
         "P2 is protected, but its last discard is not a Handmaid",
         id="protected-discarded-since",
     ),
@@ -398,7 +411,7 @@ UNREACHABLE = [
         id="one-turn-ahead-the-wrong-way",
     ),
     pytest.param(
-        D.replace("deck Princess | aside Guard", "deck Guard,Princess | aside -"),
+        _edited(D, ("deck Princess | aside Guard", "deck Guard,Princess | aside -")),
         "the set-aside card is missing, but a replacement comes from there only once the deck",
         id="aside-gone-deck-not-empty",
     ),
@@ -410,31 +423,33 @@ UNREACHABLE = [
         id="aside-gone-no-prince",
     ),
     pytest.param(
-        A3_UP_TAKEN.replace("classic prince_empty_deck=top_removed 2p", "classic 2p"),
+        _edited(A3_UP_TAKEN, ("classic prince_empty_deck=top_removed 2p", "classic 2p")),
         "1 of the 3 face-up cards removed at the deal is missing, but only a Prince under "
         "prince_empty_deck = top_removed",
         id="face-up-gone-under-set-aside",
     ),
     pytest.param(
-        A3_UP_TAKEN.replace("up King,Countess", "up -").replace(
-            "Handmaid,Guard,Guard t0", "Handmaid,Guard,Guard,King,Countess t0"
+        _edited(
+            A3_UP_TAKEN,
+            ("up King,Countess", "up -"),
+            ("Handmaid,Guard,Guard t0", "Handmaid,Guard,Guard,King,Countess t0"),
         ),
         "each Prince played takes at most one face-up card, and 2 have been played",
         id="face-up-all-gone-two-princes",
     ),
     pytest.param(
-        K4.replace("deck - / Guard*2,Countess,Princess", "deck Guard / Guard,Countess,Princess"),
+        _edited(K4, ("deck - / Guard*2,Countess,Princess", "deck Guard / Guard,Countess,Princess")),
         "known cards above its unseen part",
         id="known-top",
     ),
     pytest.param(
-        K4.replace("deck - / Guard*2,Countess,Princess", "deck - / Guard*2,Countess / Princess"),
+        _edited(K4, ("deck - / Guard*2,Countess,Princess", "deck - / Guard*2,Countess / Princess")),
         "bottom holds 1 known card, but only a Chancellor's return puts known cards there "
         ".at most two each. and 0 have been played",
         id="known-bottom-without-chancellor",
     ),
     pytest.param(
-        Z4.replace("deck - / Guard,Spy / Princess,Baron", "deck - / Spy / Guard,Princess,Baron"),
+        _edited(Z4, ("deck - / Guard,Spy / Princess,Baron", "deck - / Spy / Guard,Princess,Baron")),
         "bottom holds 3 known cards, but .* and 1 has been played",
         id="three-known-bottom-cards-one-chancellor",
     ),
@@ -498,10 +513,7 @@ THREE_SEATS = (
 
 def _unreachable(base: str, edits: list[tuple[str, str]], match: str, name: str) -> None:
     """List ``base`` with ``edits`` made (each must apply) as a position to be refused."""
-    for old, new in edits:
-        assert old in base, old
-        base = base.replace(old, new)
-    UNREACHABLE.append(pytest.param(base, match, id=name))
+    UNREACHABLE.append(pytest.param(_edited(base, *edits), match, id=name))
 
 
 _unreachable(

@@ -56,10 +56,6 @@ def _unmerged_optimum(
     return -float(res.fun)
 
 
-def _new() -> Any:
-    return seqform._new()
-
-
 @pytest.mark.parametrize("which", ["classic-k3", "random-1", "random-2"])
 def test_the_merged_lp_has_the_restricted_lps_optimum_on_fewer_rows(which: str) -> None:
     game = (
@@ -69,7 +65,7 @@ def test_the_merged_lp_has_the_restricted_lps_optimum_on_fewer_rows(which: str) 
     )
     e, f, a, own, opp = _parts(game)
     own_sel, opp_sel = oracle._warm_support(own, opp, a, a.T.tocsr())
-    model = restricted.RestrictedModel(_new(), own, opp, a)
+    model = restricted.RestrictedModel(seqform._new(), own, opp, a)
     assert model.grow(own_sel, opp_sel) == int(own_sel.sum()) + int(opp_sel.sum())
     got = model.run(False, oracle.DUAL)
     assert got is not None
@@ -98,7 +94,7 @@ def _grown_once(
     _, _, a, own, opp = _parts(game)
     pay_t = a.T.tocsr()
     own_sel, opp_sel = oracle._warm_support(own, opp, a, pay_t)
-    model = restricted.RestrictedModel(_new(), own, opp, a)
+    model = restricted.RestrictedModel(seqform._new(), own, opp, a)
     model.grow(own_sel, opp_sel)
     got = model.run(False, oracle.DUAL)
     assert got is not None
