@@ -283,9 +283,23 @@ def chance_outcomes(state: State) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
         return tuple((Starter(s), Fraction(1, k)) for s in state.next_starters)
     if phase not in CHANCE_PHASES:
         return ()
-    draws = next_draws(state.pile)
-    total = sum(w for _, w in draws)
-    return tuple((DRAW_OF[c], Fraction(w, total)) for c, w in draws)
+    pile = state.pile
+    if pile.top or not pile.unseen:
+        return tuple((DRAW_OF[c], Fraction(w)) for c, w in next_draws(pile))
+    found = _UNSEEN_DRAWS.get(pile.unseen)
+    if found is None:
+        if len(_UNSEEN_DRAWS) >= 100_000:
+            _UNSEEN_DRAWS.clear()
+        draws = next_draws(pile)
+        total = sum(w for _, w in draws)
+        found = tuple((DRAW_OF[c], Fraction(w, total)) for c, w in draws)
+        _UNSEEN_DRAWS[pile.unseen] = found
+    return found
+
+
+_UNSEEN_DRAWS: dict[tuple[Card, ...], tuple[tuple[ChanceOutcome, Fraction], ...]] = {}
+""":func:`chance_outcomes` of a draw from unseen cards, memoised on the unseen multiset (one
+tuple per multiset, shared: the solver's builders check each distinct tuple once)."""
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:

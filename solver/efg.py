@@ -816,10 +816,12 @@ def tree_game(
                 first_sequence=spec.first_sequence,
             )
         )
-    info_list = infoset_arr.tolist()
-    for n in decisions.tolist():
-        declared = infosets[info_list[n]].actions
-        if labels[n] is not declared and labels[n] != declared:
+    # Each decision lists its infoset's actions: compared by identity (builders share the
+    # tuple), by value where the objects differ.
+    label_id = np.fromiter(map(id, labels), dtype=np.uint64, count=n_nodes)[decisions]
+    declared_id = np.fromiter((id(i.actions) for i in infosets), dtype=np.uint64, count=n_inf)
+    for n in decisions[label_id != declared_id[d_inf]].tolist():
+        if labels[n] != infosets[int(infoset_arr[n])].actions:
             raise ValueError(f"tree_game: node {n} lists its infoset's actions out of order")
     # Utilities (checked and converted once per distinct tuple).
     terminals = kind_arr == TERMINAL

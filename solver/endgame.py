@@ -877,6 +877,12 @@ class _TreeWalker:
         self.next_sequence = [1] * players
         self.reps: dict[tuple[int, object], State] = {}
         self.terminals = 0
+        self.exacts: dict[tuple[int, ...], tuple[Fraction, ...]] = {}
+        """Terminal utilities as Fractions, one tuple per distinct value (shared by identity,
+        which lets :func:`~loveformal.solver.efg.tree_game` check each once)."""
+        self.outcomes: dict[int, tuple[object, tuple[Hashable, ...], tuple[Fraction, ...]]] = {}
+        """A chance node's outcomes (by the identity of the engine's tuple, which it memoises,
+        kept alive here) split into labels and probabilities, shared by identity too."""
         self.max_states: int | None = None
         """Refuse (:meth:`too_many_states`) on making more engine states than this."""
 
@@ -900,14 +906,20 @@ class _TreeWalker:
         if phase in _TERMINAL_PHASES:
             e.kind = TERMINAL
             e.utility = terminal_utility(bare, self.root, self.utility)
-            e.exact = tuple(Fraction(u) for u in e.utility)
+            exact = self.exacts.get(e.utility)
+            if exact is None:
+                exact = self.exacts[e.utility] = tuple(Fraction(u) for u in e.utility)
+            e.exact = exact
             e.win = win_indicator(bare)
         else:
             if phase in CHANCE_PHASES:
                 e.kind = CHANCE
                 outs = chance_outcomes(bare)
-                e.labels = tuple(o for o, _ in outs)
-                e.probs = tuple(p for _, p in outs)
+                split = self.outcomes.get(id(outs))
+                if split is None or split[0] is not outs:
+                    split = (outs, tuple(o for o, _ in outs), tuple(p for _, p in outs))
+                    self.outcomes[id(outs)] = split
+                e.labels, e.probs = split[1], split[2]
             else:
                 e.kind = DECISION
                 e.player = current_player(bare)

@@ -145,25 +145,27 @@ class _Dag:
 
     def _summaries(self, entries: list[_Entry], players: int) -> None:
         n = len(entries)
-        # Bounds of player 0's utility; plain ints where the utilities are integers (fast
-        # comparisons), Fractions otherwise.
-        lo: list[Fraction | int] = [0] * n
-        hi: list[Fraction | int] = [0] * n
-        # The same as floats, to decide most comparisons without Fraction arithmetic.
-        lof = [0.0] * n
-        hif = [0.0] * n
-        free = [False] * n
+        kind, nlab, start, child = self.kind, self.nlab, self.start, self.child
+        height = _heights(nlab, start, child)
+        levels = _by_height(height)
+        # Free subtrees (nobody has a choice below), level by level: a terminal; a chance node
+        # whose outcomes are all free; a decision with one action whose child is free.
+        free = np.zeros(n, dtype=bool)
+        free[levels[0]] = True
+        for nodes in levels[1:]:
+            edges, seg = _edges_of(nodes, nlab, start)
+            kid_free = free[child[edges]]
+            all_free = np.logical_and.reduceat(kid_free, seg)
+            k = kind[nodes]
+            free[nodes] = np.where(k == CHANCE, all_free, (nlab[nodes] == 1) & all_free)
+        # Their exact expected utilities and win indicators (children first: memo order).
         expect: list[tuple[Fraction, ...] | None] = [None] * n
         win: list[tuple[Fraction, ...] | None] = [None] * n
-        dom: list[tuple[int, ...] | None] = [None] * n
         as_fractions: dict[tuple[int, ...], tuple[Fraction, ...]] = {}
-        for i, e in enumerate(entries):
+        for i in np.flatnonzero(free).tolist():
+            e = entries[i]
             if e.kind == TERMINAL:
                 assert e.exact is not None
-                u0 = e.exact[0]
-                lo[i] = hi[i] = u0.numerator if u0.denominator == 1 else u0
-                lof[i] = hif[i] = float(u0)
-                free[i] = True
                 expect[i] = e.exact
                 w = as_fractions.get(e.win)
                 if w is None:
@@ -171,100 +173,136 @@ class _Dag:
                 win[i] = w
                 continue
             kids = [c.index for c in e.children]
-            lo[i], lof[i] = _least([lo[c] for c in kids], [lof[c] for c in kids])
-            hi[i], hif[i] = _least([hi[c] for c in kids], [-hif[c] for c in kids], greatest=True)
             if e.kind == CHANCE:
-                if all([free[c] for c in kids]):
-                    free[i] = True
-                    assert e.probs is not None
-                    expect[i] = _mix(e.probs, [expect[c] for c in kids], players)
-                    win[i] = _mix(e.probs, [win[c] for c in kids], players)
-                continue
-            if len(kids) == 1:
-                free[i] = free[kids[0]]
+                assert e.probs is not None
+                expect[i] = _mix(e.probs, [expect[c] for c in kids], players)
+                win[i] = _mix(e.probs, [win[c] for c in kids], players)
+            else:
                 expect[i], win[i] = expect[kids[0]], win[kids[0]]
-                continue
-            # A real choice: which actions dominate which, at this node, for the mover.
-            low: list[Fraction | int] = []
-            high: list[Fraction | int] = []
-            lowf: list[float] = []
-            highf: list[float] = []
-            mover = e.player
-            for c in kids:
-                ex = expect[c]
-                if ex is not None:
-                    v = ex[mover]
-                    low.append(v)
-                    high.append(v)
-                    f = float(v)
-                    lowf.append(f)
-                    highf.append(f)
-                elif mover == 0:
-                    low.append(lo[c])
-                    high.append(hi[c])
-                    lowf.append(lof[c])
-                    highf.append(hif[c])
-                else:
-                    low.append(-hi[c])
-                    high.append(-lo[c])
-                    lowf.append(-hif[c])
-                    highf.append(-lof[c])
-            dom[i] = _dominators(low, high, lowf, highf)
-        self.free = np.array(free, dtype=bool)
+        # Every utility compared below, ranked: the comparisons are then exact integer ones.
+        ranks = _Ranks(expect, free)
+        # Player 0's least and greatest utility over the terminals below each node, as ranks.
+        lo = np.zeros(n, dtype=np.int64)
+        lo[levels[0]] = [ranks.of(expect[i], 0) for i in levels[0].tolist()]
+        hi = lo.copy()
+        for nodes in levels[1:]:
+            edges, seg = _edges_of(nodes, nlab, start)
+            lo[nodes] = np.minimum.reduceat(lo[child[edges]], seg)
+            hi[nodes] = np.maximum.reduceat(hi[child[edges]], seg)
+        # The mover's bounds below each action of every real choice (exact where free).
+        choice = np.flatnonzero((kind == DECISION) & (nlab > 1))
+        edges, _ = _edges_of(choice, nlab, start)
+        below = child[edges]
+        mover = np.repeat(self.player[choice], nlab[choice])
+        low = np.where(mover == 0, lo[below], ranks.negated[hi[below]])
+        high = np.where(mover == 0, hi[below], ranks.negated[lo[below]])
+        exact = np.flatnonzero(free[below])
+        if exact.size:
+            at = [
+                ranks.of(expect[c], m)
+                for c, m in zip(below[exact].tolist(), mover[exact].tolist(), strict=True)
+            ]
+            low[exact] = high[exact] = at
+        masks = _domination_masks(low, high, nlab[choice])
+        self.free = free
         self.expect = expect
         self.win = win
         # Interned domination masks: ``dom_id[i]`` indexes ``dom_masks`` (-1: none).
         interned: dict[tuple[int, ...], int] = {}
-        self.dom_id = np.fromiter(
-            (-1 if d is None else interned.setdefault(d, len(interned)) for d in dom),
-            dtype=np.int64,
-            count=n,
-        )
+        self.dom_id = np.full(n, -1, dtype=np.int64)
+        for i, d in zip(choice.tolist(), masks, strict=True):
+            if d is not None:
+                self.dom_id[i] = interned.setdefault(d, len(interned))
         self.dom_masks: list[tuple[int, ...]] = list(interned)
         self.has_dom = self.dom_id >= 0
 
 
-NEAR = 1e-9
-"""Floats of exact utilities (at most a few tokens in size, so within 1e-15 of them) that
-differ by more than this differ the same way exactly; closer ones are compared exactly."""
+class _Ranks:
+    """The exact utilities that the summaries compare — player 0's at every terminal, and each
+    player's expectation at every free node — and their negations, numbered in increasing
+    order, so that comparing ranks is comparing the exact values."""
+
+    def __init__(
+        self, expect: Sequence[tuple[Fraction, ...] | None], free: npt.NDArray[np.bool_]
+    ) -> None:
+        # Many nodes share one tuple (terminal utilities are interned): rank each tuple once.
+        self._tuples: dict[int, tuple[Fraction, ...]] = {}
+        for i in np.flatnonzero(free).tolist():
+            u = expect[i]
+            assert u is not None
+            self._tuples.setdefault(id(u), u)
+        values = {v for u in self._tuples.values() for v in u}
+        values.update([-v for v in values])
+        ordered = sorted(values)
+        rank = {v: r for r, v in enumerate(ordered)}
+        self.negated = np.array([rank[-v] for v in ordered], dtype=np.int64)
+        """``negated[r]`` is the rank of ``-v`` for the value ``v`` of rank ``r``."""
+        self._ranks = {key: tuple(rank[v] for v in u) for key, u in self._tuples.items()}
+
+    def of(self, utilities: tuple[Fraction, ...] | None, player: int) -> int:
+        """The rank of ``utilities[player]`` (``utilities``: the expectation of a free node,
+        by identity)."""
+        return self._ranks[id(utilities)][player]
 
 
-def _least(
-    values: Sequence[Fraction | int], floats: Sequence[float], greatest: bool = False
-) -> tuple[Fraction | int, float]:
-    """The least of ``values`` (exact) and its float, guided by ``floats`` (their floats; for
-    ``greatest``, their negated floats, and the greatest value is returned)."""
-    m = min(floats)
-    near = [v for v, f in zip(values, floats, strict=True) if f <= m + NEAR]
-    if len(near) == 1:
-        return near[0], (-m if greatest else m)
-    return (max(near) if greatest else min(near)), (-m if greatest else m)
+def _heights(nlab: I64, start: I64, child: I64) -> I64:
+    """Per DAG node, the longest path down to a terminal (0 at terminals)."""
+    height = np.zeros(nlab.shape[0], dtype=np.int64)
+    inner = np.flatnonzero(nlab > 0)
+    if inner.size == 0:
+        return height
+    seg = start[inner]  # terminals have no edges: the inner nodes' edges tile ``child``
+    while True:
+        below = np.maximum.reduceat(height[child], seg) + 1
+        if np.array_equal(below, height[inner]):
+            return height
+        height[inner] = below
 
 
-def _dominators(
-    low: Sequence[Fraction | int],
-    high: Sequence[Fraction | int],
-    lowf: Sequence[float],
-    highf: Sequence[float],
-) -> tuple[int, ...] | None:
-    """Per action ``b``, the bit mask of the actions ``a != b`` with ``low[a] >= high[b]``
-    (None when no action has any). ``lowf``/``highf`` are the floats of ``low``/``high``:
-    comparisons they decide by more than :data:`NEAR` are taken from them."""
-    top = max(lowf)
-    if min(highf) > top + NEAR:
-        return None
-    order = sorted(range(len(low)), key=lowf.__getitem__, reverse=True)
-    masks = []
-    for b, hb in enumerate(highf):
-        mask = 0
-        for a in order:  # the lows from the greatest down
-            d = lowf[a] - hb
-            if d < -NEAR:
-                break
-            if d > NEAR or low[a] >= high[b]:
-                mask |= 1 << a
-        masks.append(mask & ~(1 << b))
-    return tuple(masks) if any(masks) else None
+def _by_height(height: I64) -> list[I64]:
+    """The nodes of each height, in increasing order (index ``h``: height ``h``)."""
+    order = np.argsort(height, kind="stable")
+    bounds = np.searchsorted(height[order], np.arange(int(height.max(initial=0)) + 2))
+    return [order[bounds[h] : bounds[h + 1]] for h in range(bounds.shape[0] - 1)]
+
+
+def _edges_of(nodes: I64, nlab: I64, start: I64) -> tuple[I64, I64]:
+    """The edges of ``nodes`` (each node's in order, node after node) and where each node's
+    run begins (for ``reduceat``)."""
+    count = nlab[nodes]
+    seg = np.cumsum(count) - count
+    edges = np.repeat(start[nodes] - seg, count) + np.arange(int(count.sum()), dtype=np.int64)
+    return edges, seg
+
+
+MASK_BLOCK = 1 << 22
+"""Comparisons (node × action × action) made at once by :func:`_domination_masks`."""
+
+
+def _domination_masks(low: I64, high: I64, counts: I64) -> list[tuple[int, ...] | None]:
+    """Per node (its actions are ``counts[j]`` consecutive entries of ``low``/``high``, the
+    ranks of the mover's least and greatest utility below each), per action ``b``, the bit
+    mask of the actions ``a != b`` with ``low[a] >= high[b]`` (None when no action has any)."""
+    out: list[tuple[int, ...] | None] = [None] * counts.shape[0]
+    offsets = np.cumsum(counts) - counts
+    for m in np.unique(counts).tolist():
+        every = np.flatnonzero(counts == m)
+        step = max(1, MASK_BLOCK // (m * m))
+        ramp = np.arange(m)
+        for s in range(0, every.shape[0], step):
+            rows = every[s : s + step]
+            at = offsets[rows][:, None] + ramp
+            dom = low[at][:, :, None] >= high[at][:, None, :]  # [node, a, b]: a dominates b
+            dom[:, ramp, ramp] = False
+            some = np.flatnonzero(dom.any(axis=(1, 2)))
+            if m <= 62:
+                bits = (dom[some].astype(np.int64) << ramp[None, :, None]).sum(axis=1)
+                for j, row in zip(rows[some].tolist(), bits.tolist(), strict=True):
+                    out[j] = tuple(row)
+            else:  # masks wider than an int64
+                for j, d in zip(rows[some].tolist(), dom[some], strict=True):
+                    out[j] = tuple(sum(1 << a for a in np.flatnonzero(col).tolist()) for col in d.T)
+    return out
 
 
 def _mix(

@@ -18,7 +18,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from fractions import Fraction
+from types import SimpleNamespace
+from typing import cast
 
+import numpy as np
 import pytest
 
 from loveformal.actions import Action, Play
@@ -33,9 +36,12 @@ from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, Game
 from loveformal.solver.endgame import (
     Endgame,
     Reductions,
+    _Entry,
+    _TreeWalker,
     build_endgame,
     extend_strategy,
 )
+from loveformal.solver.levels import _Dag, _domination_masks, _Ranks
 from loveformal.solver.rounds import reduced_round
 from loveformal.state import CHANCE_PHASES, Phase, State
 from tests.solver.test_endgame import D, E
@@ -260,30 +266,161 @@ def test_reductions_on_bigger_endgames(edition: str, k: int, index: int) -> None
     check_against_full(bench_position(edition, k, index), ALL)
 
 
-def test_domination_masks_match_the_definition_even_for_near_ties() -> None:
-    """The float-guided domination masks and least/greatest bounds of the reduced builder
-    equal the exact definitions, on values that differ by less than a float's precision."""
-    from loveformal.solver.levels import _dominators, _least
+Utilities = tuple[Fraction, ...]
+Summary = tuple[Fraction, Fraction, bool, Utilities | None, Utilities | None]
 
-    third = Fraction(1, 3)
-    values: list[Fraction | int] = [-1, 0, 1, third, Fraction(-1, 2), Fraction(2, 7)]
-    tiny = Fraction(1, 10**18)
-    values += [third + Fraction(1, 10**12), third - tiny, third + tiny]
-    rng = random.Random(7)
-    checked_near = 0
-    for _ in range(5000):
-        k = rng.randint(1, 8)
-        low = [rng.choice(values) for _ in range(k)]
-        high = [max(v, rng.choice(values)) for v in low]
-        top = max(low)
-        want = tuple(
-            0 if hb > top else sum(1 << a for a, la in enumerate(low) if a != b and la >= hb)
-            for b, hb in enumerate(high)
+
+def _definition(dag: _Dag) -> list[tuple[bool, object, object, tuple[int, ...] | None]]:
+    """Per DAG node, by the definitions of the module docstring with plain recursion over the
+    engine nodes and exact Fractions: (free, expected utilities, win indicators, domination
+    masks)."""
+    memo: dict[int, Summary] = {}
+    masks: dict[int, tuple[int, ...] | None] = {}
+
+    def mix(probs: tuple[Fraction, ...], values: list[Utilities | None]) -> Utilities:
+        return tuple(
+            sum((p * v[i] for p, v in zip(probs, values, strict=True) if v), Fraction(0))
+            for i in (0, 1)
         )
-        got = _dominators(low, high, [float(v) for v in low], [float(v) for v in high])
-        assert got == (want if any(want) else None), (low, high)
-        assert _least(low, [float(v) for v in low])[0] == min(low)
-        assert _least(high, [-float(v) for v in high], greatest=True)[0] == max(high)
-        floats = {float(v) for v in low + high}
-        checked_near += len(floats) < len(set(low + high))  # values a float cannot tell apart
-    assert checked_near > 100
+
+    def summary(e: _Entry) -> Summary:
+        if e.index in memo:
+            return memo[e.index]
+        out: Summary
+        if e.kind == TERMINAL:
+            assert e.exact is not None
+            u = e.exact
+            out = (u[0], u[0], True, u, tuple(Fraction(w) for w in e.win))
+        else:
+            kids = [summary(c) for c in e.children]
+            lo, hi = min(k[0] for k in kids), max(k[1] for k in kids)
+            if e.kind == CHANCE:
+                assert e.probs is not None
+                if all(k[2] for k in kids):
+                    ex, win = mix(e.probs, [k[3] for k in kids]), mix(e.probs, [k[4] for k in kids])
+                    out = (lo, hi, True, ex, win)
+                else:
+                    out = (lo, hi, False, None, None)
+            elif len(kids) == 1:
+                out = (lo, hi, kids[0][2], kids[0][3], kids[0][4])
+            else:
+                p = e.player
+                bounds = [
+                    (k[3][p], k[3][p])
+                    if k[3] is not None
+                    else (k[0], k[1])
+                    if p == 0
+                    else (-k[1], -k[0])
+                    for k in kids
+                ]
+                got = tuple(
+                    sum(1 << a for a, (la, _) in enumerate(bounds) if a != b and la >= hb)
+                    for b, (_, hb) in enumerate(bounds)
+                )
+                masks[e.index] = got if any(got) else None
+                out = (lo, hi, False, None, None)
+        memo[e.index] = out
+        return out
+
+    return [(*summary(e)[2:], masks.get(e.index)) for e in dag.entries]
+
+
+def test_dag_summaries_match_the_definitions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vectorised bottom-up summaries of the reduced builder (free subtrees, their exact
+    expectations, the domination masks from ranked utilities) equal the definitions computed
+    by plain recursion, node by node, on benchmark and random positions; among them are
+    dominated actions and free subtrees above the terminals."""
+    dags: list[_Dag] = []
+    real_init = _Dag.__init__
+
+    def spy(self: _Dag, *args: object) -> None:
+        real_init(self, *args)  # type: ignore[arg-type]
+        dags.append(self)
+
+    monkeypatch.setattr(_Dag, "__init__", spy)
+    states = [bench_position("classic", 3, 0), bench_position("z2019", 3, 1)]
+    dominated = free_inner = 0
+    for state in [*states, *random_positions(6, 11, 3)]:
+        dags.clear()
+        build_endgame(state, reduce=True)
+        (dag,) = dags
+        want = _definition(dag)
+        got = [
+            (
+                bool(dag.free[i]),
+                dag.expect[i],
+                dag.win[i],
+                None if dag.dom_id[i] < 0 else dag.dom_masks[int(dag.dom_id[i])],
+            )
+            for i in range(len(dag.entries))
+        ]
+        assert got == want
+        dominated += sum(m is not None for *_, m in want)
+        free_inner += sum(
+            w[0] and e.kind != TERMINAL for w, e in zip(want, dag.entries, strict=True)
+        )
+    assert dominated > 100 and free_inner > 10
+
+
+def test_free_subtrees_are_compared_by_their_expectation() -> None:
+    """A hand-made DAG where only the exact expectations decide: player 0 chooses between two
+    chance nodes over the same two terminals, one with odds 3:1 (expectation +1/2) and one
+    with odds 1:3 (−1/2). Their bounds ([−1, +1] both) decide nothing; their expectations
+    make the first dominate the second."""
+    win, loss = _Entry(cast(State, None)), _Entry(cast(State, None))
+    for e, u in [(win, (1, -1)), (loss, (-1, 1))]:
+        e.kind, e.utility, e.win = int(TERMINAL), u, (int(u[0] > 0), int(u[1] > 0))
+        e.exact = (Fraction(u[0]), Fraction(u[1]))
+    odds = []
+    for p in (Fraction(3, 4), Fraction(1, 4)):
+        c = _Entry(cast(State, None))
+        c.kind, c.labels, c.probs = int(CHANCE), ("w", "l"), (p, 1 - p)
+        c.children, c.chunks = (win, loss), ((0, 0), (0, 0))
+        odds.append(c)
+    root = _Entry(cast(State, None))
+    root.kind, root.player, root.pub, root.labels = int(DECISION), 0, 0, ("good", "bad")
+    root.children, root.chunks = tuple(odds), ((0, 0), (0, 0))
+    walker = cast(
+        _TreeWalker, SimpleNamespace(memo={i: e for i, e in enumerate([win, loss, *odds, root])})
+    )
+    dag = _Dag(walker, 2)
+    assert dag.expect[2] == (Fraction(1, 2), Fraction(-1, 2)) and bool(dag.free[2])
+    assert dag.dom_masks[int(dag.dom_id[4])] == (0, 0b01)  # "good" dominates "bad"
+    assert _definition(dag)[4][3] == (0, 0b01)
+
+
+def test_domination_masks_match_the_definition() -> None:
+    """The vectorised masks (and the wide path for more than 62 actions) against the
+    definition, on random ranks with many ties."""
+    rng = random.Random(7)
+    for trial in range(300):
+        counts = [
+            rng.choice([2, 3, 5, 8, 64] if trial % 50 == 0 else [2, 3, 4, 7]) for _ in range(20)
+        ]
+        low = [rng.randint(0, 5) for _ in range(sum(counts))]
+        high = [v + rng.choice([0, 0, 1, 3]) for v in low]
+        got = _domination_masks(np.array(low), np.array(high), np.array(counts))
+        at = 0
+        for j, m in enumerate(counts):
+            lo, hi = low[at : at + m], high[at : at + m]
+            at += m
+            want = tuple(
+                sum(1 << a for a in range(m) if a != b and lo[a] >= hi[b]) for b in range(m)
+            )
+            assert got[j] == (want if any(want) else None)
+
+
+def test_utilities_closer_than_a_float_are_ranked_apart() -> None:
+    """Utilities that no float tells apart get distinct ranks in their exact order, and each
+    rank's negation is the rank of the negated value."""
+    third = Fraction(1, 3)
+    tiny = Fraction(1, 10**18)
+    values = [third - tiny, third, third + tiny, Fraction(-1), Fraction(0)]
+    assert len({float(v) for v in values}) < len(values)
+    expect = [(v, -v) for v in values]
+    ranks = _Ranks(expect, np.ones(len(values), dtype=bool))
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    assert [ranks.of(expect[i], 0) for i in order] == sorted(ranks.of(u, 0) for u in expect)
+    assert len({ranks.of(u, 0) for u in expect}) == len(values)
+    for u in expect:
+        assert ranks.negated[ranks.of(u, 0)] == ranks.of(u, 1)

@@ -75,3 +75,17 @@ def test_the_first_bad_node_is_named() -> None:
         decl["utility"][first] = (F(2),)
         with pytest.raises(ValueError, match=f"node {first} has a bad utility"):
             tree_game(2, **decl)
+
+
+def test_a_decision_listing_its_infosets_actions_otherwise_is_refused() -> None:
+    """The labels are compared by identity first: an equal copy passes, a reordered or
+    different tuple is refused with the node named."""
+    decl = declaration()
+    decl["labels"][2] = tuple(["a", "b"])  # an equal tuple, another object
+    assert decl["labels"][2] is not decl["labels"][1]
+    assert tree_game(2, **decl).num_nodes == 7
+    for wrong in [("b", "a"), ("a", "c")]:
+        decl = declaration()
+        decl["labels"][2] = wrong
+        with pytest.raises(ValueError, match="node 2 lists its infoset's actions out of order"):
+            tree_game(2, **decl)
