@@ -275,6 +275,37 @@ def _edges_of(nodes: I64, nlab: I64, start: I64) -> tuple[I64, I64]:
     return edges, seg
 
 
+DENSE_PAIRS = 6
+""":func:`_pair_ids` marks pairs in a dense table when it has at most this many slots per
+pair, else sorts them (the table's prefix sum costs about as much as sorting ~6 times fewer
+pairs)."""
+
+
+def _pair_ids(first: I64, second: I64) -> tuple[I64, I64, I64]:
+    """The distinct pairs ``(first[i], second[i])`` in increasing order (as two arrays) and
+    each pair's index among them: ``np.unique`` of the pairs, without sorting them when their
+    span is small (one level's seen-event ids are consecutive, its chunks few)."""
+    if first.size == 0:
+        return first.copy(), second.copy(), np.zeros(0, dtype=np.int64)
+    lo = int(first.min())
+    span = int(first.max()) - lo + 1
+    present = np.zeros(int(second.max()) + 1, dtype=bool)
+    present[second] = True
+    values = np.flatnonzero(present)
+    m = int(values.shape[0])
+    if span * m > DENSE_PAIRS * first.size or span * m >= 2**31:
+        width = int(second.max()) + 1
+        uniq, inv = np.unique(first * width + second, return_inverse=True)
+        return uniq // width, uniq % width, inv.reshape(-1)
+    code = np.cumsum(present) - 1  # each second value's rank among those present
+    key = (first - lo) * m + code[second]
+    mark = np.zeros(span * m, dtype=bool)
+    mark[key] = True
+    uniq = np.flatnonzero(mark)
+    index = np.cumsum(mark, dtype=np.int32) - 1  # each marked slot's position in ``uniq``
+    return lo + uniq // m, values[uniq % m], index[key].astype(np.int64)
+
+
 MASK_BLOCK = 1 << 22
 """Comparisons (node × action × action) made at once by :func:`_domination_masks`."""
 
@@ -480,8 +511,6 @@ def build_levels(
         raise ValueError("the reduced builder is for two-player zero-sum endgames")
     dag = _Dag(walker, players)
     full = 1 + sum(walker.count(e) for e in deal_entries)
-    n_chunks = max(1, len(walker.chunk_events))
-    n_edges = max(1, int(dag.child.shape[0]))
     n_pub = max(1, len(walker.pub_views))
     # Interned event sequences: per seat what it saw (shared id space), and everything.
     seen_parent = _Grow(-1)
@@ -712,18 +741,17 @@ def build_levels(
             pl = dag.player[ent[rep[rows]]]
             child_own[rows, pl] = g_first_seq[rep_group[rows]] + r[rows]
         # Seen-event ids (one id space for all seats) and full-event ids.
-        keys = seen[rep] * n_chunks + dag.chunk[edge]
-        uniq, inv = np.unique(keys.reshape(-1), return_inverse=True)
+        parents, chunks, inv = _pair_ids(seen[rep].reshape(-1), dag.chunk[edge].reshape(-1))
         base = seen_parent.size
-        seen_parent.extend(uniq // n_chunks)
-        seen_chunk.extend(uniq % n_chunks)
-        child_seen = (base + inv.reshape(-1)).reshape(total, players)
+        seen_parent.extend(parents)
+        seen_chunk.extend(chunks)
+        child_seen = (base + inv).reshape(total, players)
         if need_full:
-            funiq, finv = np.unique(fid[rep] * n_edges + edge, return_inverse=True)
+            f_parents, f_edges, finv = _pair_ids(fid[rep], edge)
             fbase = full_parent.size
-            full_parent.extend(funiq // n_edges)
-            full_edge.extend(funiq % n_edges)
-            fid = fbase + finv.reshape(-1)
+            full_parent.extend(f_parents)
+            full_edge.extend(f_edges)
+            fid = fbase + finv
         else:
             fid = np.zeros(total, dtype=np.int64)
         ent, seen, own, par, act = child_ent, child_seen, child_own, child_par, child_act

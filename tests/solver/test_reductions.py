@@ -41,7 +41,7 @@ from loveformal.solver.endgame import (
     build_endgame,
     extend_strategy,
 )
-from loveformal.solver.levels import _Dag, _domination_masks, _Ranks
+from loveformal.solver.levels import DENSE_PAIRS, _Dag, _domination_masks, _pair_ids, _Ranks
 from loveformal.solver.rounds import reduced_round
 from loveformal.state import CHANCE_PHASES, Phase, State
 from tests.solver.test_endgame import D, E
@@ -424,3 +424,23 @@ def test_utilities_closer_than_a_float_are_ranked_apart() -> None:
     assert len({ranks.of(u, 0) for u in expect}) == len(values)
     for u in expect:
         assert ranks.negated[ranks.of(u, 0)] == ranks.of(u, 1)
+
+
+def test_pair_ids_are_numpys_unique_of_the_pairs() -> None:
+    """The distinct (seen sequence, chunk) pairs of a level, by the dense table or by sorting,
+    are exactly ``np.unique``'s: the same order and the same inverse."""
+    rng = np.random.default_rng(3)
+    dense = 0
+    for trial in range(200):
+        n = int(rng.integers(0, 3000))
+        span = int(rng.integers(1, 2000 if trial % 2 else 50))
+        first = rng.integers(500, 500 + span, n)
+        second = rng.choice(int(rng.integers(1, 400)), n) * 3
+        parents, chunks, inverse = _pair_ids(first, second)
+        uniq, want = np.unique(first * 10_000 + second, return_inverse=True)
+        assert parents.tolist() == (uniq // 10_000).tolist()
+        assert chunks.tolist() == (uniq % 10_000).tolist()
+        assert inverse.tolist() == want.reshape(-1).tolist()
+        m = len(set(second.tolist()))
+        dense += n > 0 and span * m <= DENSE_PAIRS * n
+    assert 20 < dense < 180  # both paths taken
