@@ -285,7 +285,14 @@ def chance_outcomes(state: State) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
         return ()
     pile = state.pile
     if pile.top or not pile.unseen:
-        return tuple((DRAW_OF[c], Fraction(w)) for c, w in next_draws(pile))
+        known = next_draws(pile)  # one known card, or none
+        if not known:
+            return ()
+        card = known[0][0]
+        sure = _SURE_DRAWS.get(card)
+        if sure is None:
+            sure = _SURE_DRAWS[card] = ((DRAW_OF[card], Fraction(1)),)
+        return sure
     found = _UNSEEN_DRAWS.get(pile.unseen)
     if found is None:
         if len(_UNSEEN_DRAWS) >= 100_000:
@@ -297,6 +304,8 @@ def chance_outcomes(state: State) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
     return found
 
 
+_SURE_DRAWS: dict[Card, tuple[tuple[ChanceOutcome, Fraction], ...]] = {}
+""":func:`chance_outcomes` of a draw whose card is known, one tuple per card."""
 _UNSEEN_DRAWS: dict[tuple[Card, ...], tuple[tuple[ChanceOutcome, Fraction], ...]] = {}
 """:func:`chance_outcomes` of a draw from unseen cards, memoised on the unseen multiset (one
 tuple per multiset, shared: the solver's builders check each distinct tuple once)."""

@@ -141,6 +141,12 @@ class _Dag:
             dtype=np.int64,
             count=n,
         )
+        if not np.array_equal(nlab == 0, self.kind == TERMINAL):
+            bad = int(np.flatnonzero((nlab == 0) != (self.kind == TERMINAL))[0])
+            raise AssertionError(
+                f"engine node {bad} of the endgame has no outcome or action but is not a "
+                "terminal, or is a terminal with some"
+            )
         self._summaries(entries, players)
 
     def _summaries(self, entries: list[_Entry], players: int) -> None:

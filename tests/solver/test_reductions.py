@@ -389,6 +389,22 @@ def test_free_subtrees_are_compared_by_their_expectation() -> None:
     assert _definition(dag)[4][3] == (0, 0b01)
 
 
+def test_a_node_with_no_outcome_that_is_not_a_terminal_is_refused() -> None:
+    """The summaries treat the nodes without children as the terminals: an engine node with
+    no outcome or action that is not a terminal (an engine bug) is refused, not summarised."""
+    win = _Entry(cast(State, None))
+    win.kind, win.utility, win.win = int(TERMINAL), (1, -1), (1, 0)
+    win.exact = (Fraction(1), Fraction(-1))
+    stuck = _Entry(cast(State, None))
+    stuck.kind = int(CHANCE)  # no outcomes
+    root = _Entry(cast(State, None))
+    root.kind, root.player, root.pub, root.labels = int(DECISION), 0, 0, ("a", "b")
+    root.children, root.chunks = (win, stuck), ((0, 0), (0, 0))
+    walker = cast(_TreeWalker, SimpleNamespace(memo=dict(enumerate([win, stuck, root]))))
+    with pytest.raises(AssertionError, match="engine node 1 of the endgame has no outcome"):
+        _Dag(walker, 2)
+
+
 def test_domination_masks_match_the_definition() -> None:
     """The vectorised masks (and the wide path for more than 62 actions) against the
     definition, on random ranks with many ties."""
