@@ -340,6 +340,12 @@ def node_depths(parent: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
     return path_accumulate(parent, (parent >= 0).astype(np.int64), np.add)
 
 
+def block_offsets(count: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``0, 1, …, count[0] − 1, 0, 1, …, count[1] − 1, …``: each position's offset inside
+    consecutive blocks of the given sizes."""
+    return np.arange(int(count.sum()), dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
+
+
 def path_product(parent: npt.NDArray[np.int32], values: FloatArray) -> FloatArray:
     """Per node of a tree: the product of ``values`` over the node and all its ancestors."""
     return path_accumulate(parent, values.astype(np.float64), np.multiply)
@@ -746,7 +752,7 @@ def tree_game(
     if wrong.size:
         bad = int(holders[wrong[0]])
         raise ValueError(f"tree_game: chance node {bad} has probabilities {probs[bad]!r}")
-    ramp = np.arange(int(k.sum()), dtype=np.int64) - np.repeat(np.cumsum(k) - k, k)
+    ramp = block_offsets(k)
     slots = np.repeat(child_start[holders], k) + ramp
     source = np.repeat(np.array(offsets, dtype=np.int64)[ng], k) + ramp
     edge_prob = np.full(n_edges, np.nan, dtype=np.float64)

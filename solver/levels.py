@@ -61,7 +61,7 @@ import numpy.typing as npt
 from loveformal.events import Event, EventKind
 from loveformal.knowledge import knows_bottom
 
-from .efg import CHANCE, DECISION, TERMINAL, Game, InfosetSpec, tree_game
+from .efg import CHANCE, DECISION, TERMINAL, Game, InfosetSpec, block_offsets, tree_game
 
 if TYPE_CHECKING:
     from .endgame import Reductions, _Entry, _TreeWalker
@@ -258,11 +258,12 @@ def _heights(nlab: I64, start: I64, child: I64) -> I64:
     if inner.size == 0:
         return height
     seg = start[inner]  # terminals have no edges: the inner nodes' edges tile ``child``
-    while True:
+    for _ in range(inner.shape[0] + 1):  # a DAG's heights settle within its node count
         below = np.maximum.reduceat(height[child], seg) + 1
         if np.array_equal(below, height[inner]):
             return height
         height[inner] = below
+    raise AssertionError("the endgame's engine nodes have a cycle")
 
 
 def _by_height(height: I64) -> list[I64]:
@@ -276,9 +277,7 @@ def _edges_of(nodes: I64, nlab: I64, start: I64) -> tuple[I64, I64]:
     """The edges of ``nodes`` (each node's in order, node after node) and where each node's
     run begins (for ``reduceat``)."""
     count = nlab[nodes]
-    seg = np.cumsum(count) - count
-    edges = np.repeat(start[nodes] - seg, count) + np.arange(int(count.sum()), dtype=np.int64)
-    return edges, seg
+    return np.repeat(start[nodes], count) + block_offsets(count), np.cumsum(count) - count
 
 
 DENSE_PAIRS = 6
@@ -725,8 +724,7 @@ def build_levels(
         if total == 0:
             break
         rep = np.repeat(src, cnt)
-        offset = np.repeat(np.cumsum(cnt) - cnt, cnt)
-        r = np.arange(total, dtype=np.int64) - offset
+        r = block_offsets(cnt)
         local = r.copy()
         rep_group = node_group[rep]
         is_dec = rep_group >= 0

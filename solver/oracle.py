@@ -96,6 +96,7 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse
 
+from .efg import block_offsets
 from .restricted import RestrictedModel
 
 __all__ = ["Restricted", "SequenceTree", "StepProgress", "per_set", "solve_restricted"]
@@ -139,7 +140,7 @@ class SequenceTree:
         parent, first, count = self.parent[1:], self.first[1:], self.count[1:]
         # Depth of each information set: one more than its parent sequence's.
         # Every information set's sequences at once (for per-set normalisations).
-        self.all_seqs = np.repeat(first, count) + _ramp(count)
+        self.all_seqs = np.repeat(first, count) + block_offsets(count)
         self.all_starts = np.cumsum(count) - count
         seq_depth = np.zeros(self.sequences, dtype=np.int64)
         depth = np.zeros(self.rows - 1, dtype=np.int64)
@@ -155,7 +156,7 @@ class SequenceTree:
         for d in range(1, int(depth.max(initial=0)) + 1):
             at = np.flatnonzero(depth == d)
             k = count[at]
-            seqs = np.repeat(first[at], k) + _ramp(k)
+            seqs = np.repeat(first[at], k) + block_offsets(k)
             starts = np.concatenate([[0], np.cumsum(k)[:-1]])
             self.levels.append((at + 1, seqs, starts, np.repeat(np.arange(len(at)), k)))
 
@@ -289,13 +290,6 @@ def per_set(
     above = total > floor
     out: FloatArray = np.where(above, mass / np.where(above, total, 1.0), 1.0 / k)
     return out
-
-
-def _ramp(count: IntArray) -> IntArray:
-    """``0, 1, …, count[0] − 1, 0, 1, …`` (offsets inside consecutive blocks)."""
-    total = int(count.sum())
-    starts = np.repeat(np.cumsum(count) - count, count)
-    return np.arange(total, dtype=np.int64) - starts
 
 
 @dataclass(frozen=True)

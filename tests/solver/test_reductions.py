@@ -333,8 +333,8 @@ def test_dag_summaries_match_the_definitions(monkeypatch: pytest.MonkeyPatch) ->
     dags: list[_Dag] = []
     real_init = _Dag.__init__
 
-    def spy(self: _Dag, *args: object) -> None:
-        real_init(self, *args)  # type: ignore[arg-type]
+    def spy(self: _Dag, walker: _TreeWalker, players: int) -> None:
+        real_init(self, walker, players)
         dags.append(self)
 
     monkeypatch.setattr(_Dag, "__init__", spy)
@@ -362,28 +362,42 @@ def test_dag_summaries_match_the_definitions(monkeypatch: pytest.MonkeyPatch) ->
     assert dominated > 100 and free_inner > 10
 
 
+def _terminal(u0: int) -> _Entry:
+    """A hand-made two-player terminal engine node with utilities ``(u0, -u0)``."""
+    e = _Entry(cast(State, None))
+    e.kind, e.utility, e.win = int(TERMINAL), (u0, -u0), (int(u0 > 0), int(u0 < 0))
+    e.exact = (Fraction(u0), Fraction(-u0))
+    return e
+
+
+def _inner(kind: int, children: tuple[_Entry, ...], labels: tuple[str, ...]) -> _Entry:
+    """A hand-made chance node or player 0's decision over ``children``."""
+    e = _Entry(cast(State, None))
+    e.kind, e.children, e.labels = kind, children, labels
+    e.chunks = ((0, 0),) * len(children)
+    if kind == DECISION:
+        e.player, e.pub = 0, 0
+    return e
+
+
+def _dag_of(entries: list[_Entry]) -> _Dag:
+    """The summarised DAG of hand-made engine nodes, listed children first."""
+    return _Dag(cast(_TreeWalker, SimpleNamespace(memo=dict(enumerate(entries)))), 2)
+
+
 def test_free_subtrees_are_compared_by_their_expectation() -> None:
     """A hand-made DAG where only the exact expectations decide: player 0 chooses between two
     chance nodes over the same two terminals, one with odds 3:1 (expectation +1/2) and one
     with odds 1:3 (−1/2). Their bounds ([−1, +1] both) decide nothing; their expectations
     make the first dominate the second."""
-    win, loss = _Entry(cast(State, None)), _Entry(cast(State, None))
-    for e, u in [(win, (1, -1)), (loss, (-1, 1))]:
-        e.kind, e.utility, e.win = int(TERMINAL), u, (int(u[0] > 0), int(u[1] > 0))
-        e.exact = (Fraction(u[0]), Fraction(u[1]))
+    win, loss = _terminal(1), _terminal(-1)
     odds = []
     for p in (Fraction(3, 4), Fraction(1, 4)):
-        c = _Entry(cast(State, None))
-        c.kind, c.labels, c.probs = int(CHANCE), ("w", "l"), (p, 1 - p)
-        c.children, c.chunks = (win, loss), ((0, 0), (0, 0))
+        c = _inner(int(CHANCE), (win, loss), ("w", "l"))
+        c.probs = (p, 1 - p)
         odds.append(c)
-    root = _Entry(cast(State, None))
-    root.kind, root.player, root.pub, root.labels = int(DECISION), 0, 0, ("good", "bad")
-    root.children, root.chunks = tuple(odds), ((0, 0), (0, 0))
-    walker = cast(
-        _TreeWalker, SimpleNamespace(memo={i: e for i, e in enumerate([win, loss, *odds, root])})
-    )
-    dag = _Dag(walker, 2)
+    root = _inner(int(DECISION), tuple(odds), ("good", "bad"))
+    dag = _dag_of([win, loss, *odds, root])
     assert dag.expect[2] == (Fraction(1, 2), Fraction(-1, 2)) and bool(dag.free[2])
     assert dag.dom_masks[int(dag.dom_id[4])] == (0, 0b01)  # "good" dominates "bad"
     assert _definition(dag)[4][3] == (0, 0b01)
@@ -392,17 +406,22 @@ def test_free_subtrees_are_compared_by_their_expectation() -> None:
 def test_a_node_with_no_outcome_that_is_not_a_terminal_is_refused() -> None:
     """The summaries treat the nodes without children as the terminals: an engine node with
     no outcome or action that is not a terminal (an engine bug) is refused, not summarised."""
-    win = _Entry(cast(State, None))
-    win.kind, win.utility, win.win = int(TERMINAL), (1, -1), (1, 0)
-    win.exact = (Fraction(1), Fraction(-1))
-    stuck = _Entry(cast(State, None))
-    stuck.kind = int(CHANCE)  # no outcomes
-    root = _Entry(cast(State, None))
-    root.kind, root.player, root.pub, root.labels = int(DECISION), 0, 0, ("a", "b")
-    root.children, root.chunks = (win, stuck), ((0, 0), (0, 0))
-    walker = cast(_TreeWalker, SimpleNamespace(memo=dict(enumerate([win, stuck, root]))))
+    win = _terminal(1)
+    stuck = _inner(int(CHANCE), (), ())  # no outcomes
+    root = _inner(int(DECISION), (win, stuck), ("a", "b"))
     with pytest.raises(AssertionError, match="engine node 1 of the endgame has no outcome"):
-        _Dag(walker, 2)
+        _dag_of([win, stuck, root])
+
+
+def test_engine_nodes_in_a_cycle_are_refused() -> None:
+    """The heights of the engine nodes settle only on a DAG: two nodes that lead to each
+    other (an engine bug; a round always moves on) are refused, not looped over."""
+    win = _terminal(1)
+    loop = _inner(int(CHANCE), (), ("d",))
+    back = _inner(int(DECISION), (win, loop), ("a", "b"))
+    loop.children, loop.chunks, loop.probs = (back,), ((0, 0),), (Fraction(1),)
+    with pytest.raises(AssertionError, match="have a cycle"):
+        _dag_of([win, loop, back])
 
 
 def test_domination_masks_match_the_definition() -> None:
