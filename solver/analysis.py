@@ -26,16 +26,18 @@ equilibrium to rationals and recomputes both best responses exactly. The result 
 **Three or more players** (or two players with ``opponents=``): an exact best response of the
 seat (expectimax over its information sets, :func:`~loveformal.solver.expectimax.best_response`)
 against declared opponent models: ``"random"`` (uniform over the legal actions),
-``"heuristic"`` (:mod:`loveformal.bots.heuristic`: uniform over its top-scored actions), or a
-user policy per seat (infoset key -> {action: probability}). ``value`` is the best-response
-value; ``actions`` give each action's value with best play afterwards; ``probability`` is 1
-for the best response's action. No exploitability: it is not an equilibrium.
+``"heuristic"`` (:mod:`loveformal.bots.heuristic`: uniform over its top-scored actions), a
+function of what the opponent sees (:class:`ObservationModel`), or per seat any of these or a
+policy over the tree's information sets (infoset key -> {action: probability}). ``value`` is
+the best-response value; ``actions`` give each action's value with best play afterwards;
+``probability`` is 1 for the best response's action. No exploitability: it is not an
+equilibrium.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, cast
@@ -47,7 +49,7 @@ from loveformal.actions import Action
 from loveformal.engine import current_player, legal_actions
 from loveformal.errors import MalformedInput
 from loveformal.notation import format_position
-from loveformal.observation import observation
+from loveformal.observation import Observation, observation
 from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, State
 
@@ -75,12 +77,41 @@ __all__ = [
     "ActionResult",
     "EndgameResult",
     "EndgameSizes",
+    "ObservationModel",
     "OpponentModel",
+    "Opponents",
     "solve_position",
 ]
 
 OpponentModel = Literal["random", "heuristic"]
 MODELS: tuple[OpponentModel, ...] = ("random", "heuristic")
+
+
+@dataclass(frozen=True)
+class ObservationModel:
+    """An opponent model given as a function of what the opponent sees.
+
+    ``choose(observation, legal)`` is called once per information set of the opponent, with
+    its :class:`~loveformal.observation.Observation` (the same for every history of the set:
+    the sets are keyed on it) and its legal actions there. It returns either one action,
+    played with probability 1, or a mapping from actions to probabilities (numbers ≥ 0:
+    ``int``, ``float`` or ``Fraction``; actions left out get 0; weights that do not sum to
+    1 are normalised). An action may be given as the engine action or as its text, as
+    ``loveformal solve`` prints it (``play Guard on P1 guessing Priest``; case and spacing
+    ignored). Anything else, or an exception inside ``choose``, is a
+    :class:`~loveformal.errors.MalformedInput` naming ``name``, the seat and its hand."""
+
+    name: str
+    """How the report names the model (``loveformal solve`` uses the ``--opponents`` text)."""
+    choose: Callable[[Observation, tuple[Action, ...]], Any]
+
+
+Opponents = (
+    OpponentModel | ObservationModel | Mapping[int, "OpponentModel | ObservationModel | Policy"]
+)
+"""Opponent models for a best response: one model for every other seat, or one per seat
+(seat index -> a model name, an :class:`ObservationModel`, or a
+:data:`~loveformal.solver.expectimax.Policy` over the tree's information sets)."""
 
 
 @dataclass(frozen=True)
@@ -197,17 +228,22 @@ class EndgameResult:
 # ----------------------------------------------------------------------------- helpers
 
 
-def _root_infoset(eg: Endgame, seat: int) -> Infoset | None:
-    """The seat's information set at the root for its actual hand, if it decides there."""
+def _decides_at_root(state: State, seat: int) -> bool:
+    return state.phase not in CHANCE_PHASES and current_player(state) == seat
+
+
+def _root_infoset(eg: Endgame, seat: int, prior: bool) -> Infoset | None:
+    """The seat's information set at the root for its actual hand, if it decides there (and,
+    with a ``prior``, if the prior leaves its actual hand possible)."""
     state = eg.root
-    if state.phase in CHANCE_PHASES or current_player(state) != seat:
+    if not _decides_at_root(state, seat):
         return None
     actual = deal_state(state, actual_deal(state))
     key = observation(actual, seat).key
     # A scan by equality, not ``Game.infoset_index``: its table hashes every infoset key (the
     # events' enum fields are slow to hash), and the root's infosets are numbered first.
     found = next((i for i in eg.game.infosets if i.player == seat and i.key == key), None)
-    if found is None:
+    if found is None and not prior:
         raise MalformedInput(
             "the position's own deal is not among the consistent deals (its hands contradict "
             "what a seat knows)"
@@ -338,22 +374,129 @@ def _per_action(
 
 
 def _model_policy(
-    eg: Endgame, player: int, model: OpponentModel
+    eg: Endgame, player: int, model: OpponentModel | ObservationModel
 ) -> dict[Hashable, dict[Hashable, Fraction]]:
     out: dict[Hashable, dict[Hashable, Fraction]] = {}
     for info in eg.game.infosets_of(player):
         acts = info.actions
         if model == "random":
-            chosen = list(acts)
-        else:
-            from loveformal.bots.heuristic import score_actions
+            out[info.key] = {a: Fraction(1, len(acts)) for a in acts}
+            continue
+        state = eg.representatives[(player, info.key)]
+        if isinstance(model, ObservationModel):
+            out[info.key] = _observed_choice(model, player, state, acts)
+            continue
+        from loveformal.bots.heuristic import score_actions
 
-            state = eg.representatives[(player, info.key)]
-            scores = score_actions(observation(state, player), [_as_action(a) for a in acts])
-            best = max(scores)
-            chosen = [a for a, s in zip(acts, scores, strict=True) if s >= best - 1e-9]
+        scores = score_actions(observation(state, player), [_as_action(a) for a in acts])
+        best = max(scores)
+        chosen = [a for a, s in zip(acts, scores, strict=True) if s >= best - 1e-9]
         out[info.key] = {a: Fraction(1, len(chosen)) for a in chosen}
     return out
+
+
+def _observed_choice(
+    model: ObservationModel, player: int, state: State, labels: tuple[Hashable, ...]
+) -> dict[Hashable, Fraction]:
+    """The model's probabilities at one information set, exact (see :class:`ObservationModel`)."""
+    legal = tuple(_as_action(a) for a in labels)
+    obs = observation(state, player)
+    hand = ", ".join(c.title for c in obs.hand)
+    where = f"opponent model {model.name} for {seat_name(player)} holding {hand}"
+    try:
+        answer = model.choose(obs, legal)
+    except Exception as exc:  # the user's code: reported, never a traceback
+        raise MalformedInput(f"{where}: raised {type(exc).__name__}: {exc}") from None
+    by_text = {_action_text(a): a for a in legal}
+    known = "; ".join(str(a) for a in legal)
+
+    def resolve(item: object) -> Action:
+        if isinstance(item, str):
+            found = by_text.get(_action_text(item))
+            if found is not None:
+                return found
+        elif item in legal:
+            return item
+        raise MalformedInput(f"{where}: {item!r} is not a legal action (legal: {known})")
+
+    if not isinstance(answer, Mapping):
+        return {resolve(answer): Fraction(1)}
+    weights: dict[Hashable, Fraction] = {}
+    for item, p in answer.items():
+        action = resolve(item)
+        if action in weights:
+            raise MalformedInput(f"{where}: {action} is given twice")
+        weights[action] = _probability(p, f"{where}: probability of {action}")
+    total = sum(weights.values(), Fraction(0))
+    if total == 0:
+        raise MalformedInput(f"{where}: every probability is 0 (legal: {known})")
+    return {a: weights.get(a, Fraction(0)) / total for a in legal}
+
+
+def _action_text(action: object) -> str:
+    return " ".join(str(action).lower().split())
+
+
+def _probability(p: object, where: str) -> Fraction:
+    """A user's number as an exact Fraction: a float as the decimal it prints as (0.3 is
+    3/10)."""
+    if isinstance(p, bool) or not isinstance(p, int | float | Fraction):
+        raise MalformedInput(f"{where}: expected a number, got {p!r}")
+    if isinstance(p, float) and (p != p or p in (float("inf"), float("-inf"))):
+        raise MalformedInput(f"{where}: {p!r} is not finite")
+    q = Fraction(repr(p)) if isinstance(p, float) else Fraction(p)
+    if q < 0:
+        raise MalformedInput(f"{where}: {p!r} is negative")
+    return q
+
+
+def _check_opponents(opponents: Opponents, seat: int, state: State) -> None:
+    """Refuse unknown model names and seats before anything is built."""
+
+    def check(model: object, where: str) -> None:
+        if isinstance(model, str) and model not in MODELS:
+            raise MalformedInput(
+                f"{where}unknown opponent model {model!r} (expected one of {', '.join(MODELS)})"
+            )
+
+    if not isinstance(opponents, Mapping):
+        check(opponents, "")
+        return
+    for p, model in opponents.items():
+        if not isinstance(p, int) or not 0 <= p < state.players:
+            raise MalformedInput(f"opponent models: there is no seat {p!r} (P1..P{state.players})")
+        if p == seat:
+            raise MalformedInput(
+                f"opponent models: {seat_name(p)} is the seat solved for, not an opponent"
+            )
+        check(model, f"{seat_name(p)}: ")
+    missing = [
+        seat_name(p)
+        for p in range(state.players)
+        if p != seat and p not in opponents and not state.seats[p].out
+    ]
+    if missing:
+        raise MalformedInput(f"opponent models: none given for {', '.join(missing)}")
+
+
+def opponents_text(opponents: Opponents) -> str:
+    """How the report names ``opponents``."""
+    if isinstance(opponents, str):
+        return opponents
+    if isinstance(opponents, ObservationModel):
+        return opponents.name
+    parts = []
+    for p in sorted(opponents):
+        model = opponents[p]
+        name = (
+            model
+            if isinstance(model, str)
+            else model.name
+            if isinstance(model, ObservationModel)
+            else "user policy"
+        )
+        parts.append(f"{seat_name(p)}: {name}")
+    return ", ".join(parts)
 
 
 def _as_action(label: Hashable) -> Action:
@@ -368,7 +511,7 @@ def solve_position(
     *,
     seat: int | None = None,
     utility: Utility = "round",
-    opponents: OpponentModel | Mapping[int, Policy] | None = None,
+    opponents: Opponents | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
     prior: Prior | None = None,
     pimc: bool = True,
@@ -402,7 +545,7 @@ def _solve_position(
     state: State,
     seat: int | None,
     utility: Utility,
-    opponents: OpponentModel | Mapping[int, Policy] | None,
+    opponents: Opponents | None,
     max_nodes: int,
     prior: Prior | None,
     pimc: bool,
@@ -422,8 +565,8 @@ def _solve_position(
     equilibrium = players == 2 and opponents is None
     if not equilibrium and opponents is None:
         opponents = "random"
-    if isinstance(opponents, str) and opponents not in MODELS:
-        raise MalformedInput(f"unknown opponent model {opponents!r} (expected one of {MODELS})")
+    if opponents is not None:
+        _check_opponents(opponents, seat, state)
     eg = build_endgame(
         state,
         utility=utility,
@@ -439,14 +582,25 @@ def _solve_position(
     sizes = EndgameSizes(
         gs.deals, gs.nodes, gs.terminals, gs.infosets, gs.sequences, eg.full_histories
     )
-    info = _root_infoset(eg, seat)
+    info = _root_infoset(eg, seat, prior is not None)
     root_p = _root_probs(game)
     notes: list[str] = []
-    if info is None:
+    if info is None and _decides_at_root(state, seat):
+        notes.append(
+            f"the prior gives {seat_name(seat)}'s actual hand "
+            f"({', '.join(c.title for c in state.seats[seat].hand)}) probability 0: no action "
+            "table (the game value is still the prior's)"
+        )
+    elif info is None:
         notes.append(
             f"{seat_name(seat)} does not decide at the root (the next step is "
             + ("a draw" if state.phase in CHANCE_PHASES else f"{seat_name(state.turn)}'s")
             + "): no action table"
+        )
+    if prior is not None:
+        notes.append(
+            "the root deals are weighted by the given prior, not by their numbers of card "
+            "arrangements; every seat is taken to know the prior"
         )
     if eg.merge_dead_guesses:
         notes.append(
@@ -480,12 +634,10 @@ def _solve_position(
     else:
         assert opponents is not None
         result = _against_models(eg, seat, info, root_p, opponents)
-        opp_text = (
-            opponents
-            if isinstance(opponents, str)
-            else "user policy for " + ", ".join(seat_name(p) for p in sorted(opponents))
+        opp_text = opponents_text(opponents)
+        method = f"exact best response against {opp_text}" + (
+            " opponents" if isinstance(opponents, str) else ""
         )
-        method = f"exact best response against {opp_text} opponents"
         seconds["best_response"] = time.perf_counter() - t0 - eg.build_seconds
     value, value_float, bracket, exploit, actions, pimc_value = result
     seconds["total"] = time.perf_counter() - t0
@@ -619,19 +771,20 @@ def _against_models(
     seat: int,
     info: Infoset | None,
     root_p: Mapping[int, Fraction],
-    opponents: OpponentModel | Mapping[int, Policy],
+    opponents: Opponents,
 ) -> _Outcome:
     game = eg.game
     policies: dict[int, Policy] = {}
     for p in range(game.num_players):
         if p == seat:
             continue
-        if isinstance(opponents, str):
-            policies[p] = _model_policy(eg, p, opponents)
-        else:
-            if p not in opponents:
-                raise MalformedInput(f"no policy given for {seat_name(p)}")
-            policies[p] = opponents[p]
+        model = opponents.get(p) if isinstance(opponents, Mapping) else opponents
+        if isinstance(model, str | ObservationModel):
+            policies[p] = _model_policy(eg, p, model)
+        elif model is not None:
+            policies[p] = model
+        elif eg.game.infosets_of(p):
+            raise MalformedInput(f"no opponent model given for {seat_name(p)}")
     br = best_response(game, seat, policies)
     actions: list[ActionResult] = []
     if info is not None:

@@ -1,8 +1,8 @@
 """``loveformal solve``: solve the rest of a round exactly (see :mod:`loveformal.solver.analysis`).
 
     loveformal solve POSITION [--seat P1] [--json] [--graph FILE] [--max-nodes N]
-                              [--utility round|tokens] [--opponents random|heuristic]
-                              [--no-pimc] [--reduce | --full]
+                              [--utility round|tokens] [--opponents MODEL | P2=MODEL,...]
+                              [--prior FILE.py:NAME] [--no-pimc] [--reduce | --full]
 
 ``POSITION`` is a position in the one-line notation (:mod:`loveformal.notation`) or the path of
 a scenario file (``.toml``): its position under its first ruleset, after its moves. Bad input
@@ -18,6 +18,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,8 +29,9 @@ from loveformal.notation import parse_position
 from loveformal.seats import parse_seat, seat_name
 from loveformal.state import State
 
-from .analysis import MODELS, EndgameResult, OpponentModel, solve_position
+from .analysis import EndgameResult, solve_position
 from .endgame import DEFAULT_MAX_NODES, UTILITIES, Utility
+from .plugins import load_function, parse_opponents
 
 __all__ = ["KNOWN_ENDGAMES", "load_position", "register", "solve_command", "verify_section"]
 
@@ -220,8 +222,19 @@ def solve_command(
     opponents: Annotated[
         str | None,
         typer.Option(
-            help="Opponent model for a best response (random, heuristic); default with 3+ "
-            "players: random; with 2 players: none (equilibrium)."
+            help="Opponent model for a best response: random, heuristic, or your own "
+            "function FILE.py:NAME or MODULE:NAME, called as NAME(observation, legal) -> "
+            "{action or its text: probability} or one action; for every opponent, or per "
+            "seat as P2=MODEL,P3=MODEL. Default with 3+ players: random; with 2 players: "
+            "none (equilibrium)."
+        ),
+    ] = None,
+    prior: Annotated[
+        str | None,
+        typer.Option(
+            help="Your prior over the root deals, FILE.py:NAME or MODULE:NAME, called as "
+            "NAME(deal_state, arrangements) -> weight (a number >= 0; arrangements is the "
+            "uniform weight). Default: every arrangement of the cards equally likely."
         ),
     ] = None,
     no_pimc: Annotated[bool, typer.Option("--no-pimc", help="Skip the PIMC value.")] = False,
@@ -247,9 +260,8 @@ def solve_command(
             raise MalformedInput(f"--seat: {exc}") from None
         if utility not in UTILITIES:
             raise MalformedInput(f"--utility: expected one of {', '.join(UTILITIES)}")
-        if opponents is not None and opponents not in MODELS:
-            raise MalformedInput(f"--opponents: expected one of {', '.join(MODELS)}")
-        model: OpponentModel | None = opponents
+        model = None if opponents is None else parse_opponents(opponents, state.players)
+        deal_prior = None if prior is None else load_function(prior, "--prior")
         util: Utility = utility
         started = time.perf_counter()
         last = [started]
@@ -286,6 +298,7 @@ def solve_command(
             utility=util,
             opponents=model,
             max_nodes=max_nodes,
+            prior=deal_prior,
             pimc=not no_pimc,
             progress=progress,
             reduce=reduce,
@@ -305,8 +318,12 @@ def solve_command(
             write_graphml(result.game, graph)
         except OSError as exc:
             raise _fail(f"--graph: cannot write {graph}: {exc.strerror or exc}") from None
+    if prior is not None:
+        result = replace(result, notes=(*result.notes, f"prior: {prior}"))
     if json_out:
-        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        data = result.to_json()
+        data["prior"] = prior
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         typer.echo(render(result))
         if graph is not None:

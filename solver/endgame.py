@@ -34,7 +34,8 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
 * Probability: each arrangement of card *instances* is equally likely, so a deal (zones given
   as multisets of card kinds; identical cards are one outcome) has weight
   ``Π_kind count! / Π_zone,kind (copies in zone)!`` normalised over the consistent deals.
-  A ``prior`` callable ``deal state -> weight`` replaces this weight.
+  A ``prior`` callable ``(deal state, weight) -> new weight`` replaces this weight
+  (:data:`Prior`).
 * Each deal is ``S`` with the dealt hands, set-aside card and pile, and an **empty log**
   (:func:`deal_state`). Every other field (discards, protection, tokens, turn, phase, ...)
   is ``S``'s.
@@ -152,7 +153,13 @@ def state_cap(max_nodes: int) -> int:
 
 Progress = Callable[[int, int, int], None]
 """``progress(deals_done, deals_total, histories_so_far)``."""
-Prior = Callable[[State], Fraction | int]
+Prior = Callable[[State, int], Fraction | int | float]
+"""A user's prior over the root deals: ``prior(deal_state, arrangements)`` is the deal's weight
+(relative probability) in place of ``arrangements``, its number of card-instance arrangements
+(the uniform weight). The state is :func:`deal_state`: the dealt hands and set-aside card, the
+pile's unseen part as an unordered multiset (its order is drawn below the root). A weight is a
+number ≥ 0 (a float is read as the decimal it prints as: 0.3 is 3/10); a deal of weight 0 is
+left out. The prior is common knowledge: every seat reasons with it."""
 
 _TERMINAL_PHASES = (Phase.ROUND_OVER, Phase.GAME_OVER)
 
@@ -430,6 +437,7 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
     caps0 = [sizes[i] - sum(need[i].values()) for i in range(n_seats)] + [aside, pile_size]
     kinds = [c for c in sort_cards(counts) if free[c] > 0]
     deals: list[Deal] = []
+    consistent = [0]
     zones_n = n_seats + 2
 
     def rec(k: int, caps: list[int], assign: list[list[tuple[Card, int]]]) -> None:
@@ -443,11 +451,9 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
             pile = sort_cards(zones[n_seats + 1])
             weight = Fraction(_arrangements(counts, hands, set_aside, pile))
             deal = Deal(hands, set_aside, pile, weight)
+            consistent[0] += 1
             if prior is not None:
-                w = prior(deal_state(state, deal))
-                if isinstance(w, bool) or not isinstance(w, int | Fraction) or w < 0:
-                    raise ValueError(f"the prior must give a weight >= 0 (int or Fraction): {w!r}")
-                deal = Deal(hands, set_aside, pile, Fraction(w))
+                deal = Deal(hands, set_aside, pile, _prior_weight(prior, state, deal))
             if deal.weight > 0:
                 deals.append(deal)
             return
@@ -460,6 +466,8 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
             rec(k + 1, new_caps, new_assign)
 
     rec(0, caps0, [[] for _ in range(zones_n)])
+    if not deals and consistent[0]:
+        raise MalformedInput(f"the prior gives weight 0 to every one of the {consistent[0]} deals")
     if not deals:
         raise MalformedInput("no deal of the unseen cards is consistent with the position")
     return deals
@@ -483,6 +491,23 @@ def _arrangements(
         for n in Counter(zone).values():
             den *= math.factorial(n)
     return num // den
+
+
+def _prior_weight(prior: Prior, state: State, deal: Deal) -> Fraction:
+    """The prior's weight of ``deal`` (:data:`Prior`); MalformedInput for anything else."""
+    where = f"the prior, for the deal {deal.label()}"
+    try:
+        w = prior(deal_state(state, deal), int(deal.weight))
+    except Exception as exc:  # the user's code: reported, never a traceback
+        raise MalformedInput(f"{where}: raised {type(exc).__name__}: {exc}") from None
+    if isinstance(w, bool) or not isinstance(w, int | float | Fraction):
+        raise MalformedInput(f"{where}: expected a weight (a number >= 0), got {w!r}")
+    if isinstance(w, float) and (w != w or w in (float("inf"), float("-inf"))):
+        raise MalformedInput(f"{where}: weight {w!r} is not finite")
+    q = Fraction(repr(w)) if isinstance(w, float) else Fraction(w)
+    if q < 0:
+        raise MalformedInput(f"{where}: weight {w!r} is negative")
+    return q
 
 
 def deal_state(state: State, deal: Deal) -> State:

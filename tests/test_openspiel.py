@@ -24,6 +24,7 @@ from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import cfr, exploitability, sequence_form_lp
 from open_spiel.python.algorithms.best_response import BestResponsePolicy
 
+from loveformal.actions import Action, Play
 from loveformal.engine import legal_actions, new_match
 from loveformal.errors import MalformedInput
 from loveformal.integrations.openspiel import (
@@ -37,10 +38,10 @@ from loveformal.integrations.openspiel import (
     tabular_policy,
 )
 from loveformal.notation import parse_position, position_of
-from loveformal.observation import observation
+from loveformal.observation import Observation, observation
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
-from loveformal.solver.analysis import EndgameResult, solve_position
+from loveformal.solver.analysis import EndgameResult, ObservationModel, solve_position
 from loveformal.solver.endgame import Utility, enumerate_deals
 from loveformal.solver.seqform import solve
 from loveformal.state import CHANCE_PHASES, Phase, State
@@ -355,6 +356,83 @@ def test_three_player_best_response_agrees(seat: int) -> None:
     game = load_game(CLASSIC_3P, seat=seat)
     br = BestResponsePolicy(game, seat, policy_lib.UniformRandomPolicy(game))
     assert abs(br.value(game.new_initial_state()) - float(r.value)) <= 1e-9
+
+
+# ----------------------------------------------------------------------------- user models
+
+
+def _lowest_card(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, int]:
+    """An opponent model: play a lowest-valued card, its targets and guesses weighted 1, 2,
+    3, ... in the legal order (a deterministic function of what the seat sees)."""
+    low = min(a.card.value for a in legal if isinstance(a, Play))
+    chosen = [a for a in legal if isinstance(a, Play) and a.card.value == low]
+    return {a: i + 1 for i, a in enumerate(chosen)}
+
+
+class _ModelPolicy(policy_lib.Policy):  # type: ignore[misc]  # open_spiel is untyped
+    """The same model as an OpenSpiel policy, evaluated on OpenSpiel's own states."""
+
+    def __init__(self, game: LoveLetterEndgame, players: list[int]) -> None:
+        super().__init__(game, players)
+        self.game = game
+
+    def action_probabilities(self, state: Any, player_id: int | None = None) -> dict[int, float]:
+        player = state.current_player()
+        s = engine_state(state)
+        assert s is not None
+        legal = tuple(self.game.actions[i] for i in state.legal_actions())
+        weights = _lowest_card(observation(s, player), legal)
+        total = sum(weights.values())
+        return {self.game.action_id(a): w / total for a, w in weights.items()}
+
+
+@pytest.mark.parametrize(("text", "seat"), [(CLASSIC_3P, 2), (CLASSIC_3P, 0), (CLASSIC_2, 1)])
+def test_best_response_to_an_observation_model_agrees(text: str, seat: int) -> None:
+    """A user's opponent model (a function of the observation): our exact best response has
+    the value of OpenSpiel's best response to the same function, called on its states."""
+    model = ObservationModel("lowest card", _lowest_card)
+    r = solve_position(parse_position(text), seat=seat, opponents=model, pimc=False)
+    assert r.value is not None and r.opponents == "lowest card"
+    game = load_game(text, seat=seat)
+    others = [p for p in range(game.num_players()) if p != seat]
+    br = BestResponsePolicy(game, seat, _ModelPolicy(game, others))
+    assert abs(br.value(game.new_initial_state()) - float(r.value)) <= 1e-9
+    # Not the uniform model under another name.
+    uniform = solve_position(parse_position(text), seat=seat, opponents="random", pimc=False)
+    assert uniform.value != r.value
+
+
+def _prior(state: State, arrangements: int) -> int:
+    """A prior: deals where P2 holds a Baron are five times as likely, those where it holds a
+    Priest impossible."""
+    hand = {c.title for c in state.seats[1].hand}
+    return 0 if "Priest" in hand else arrangements * (5 if "Baron" in hand else 1)
+
+
+class _PriorTree(EndgameTree):
+    def __init__(self, root: State, utility: Utility, merge: bool, token: str | None) -> None:
+        super().__init__(root, utility, merge, token)
+        self.deals = tuple(enumerate_deals(root, prior=_prior))
+        total = sum((d.weight for d in self.deals), Fraction(0))
+        self.deal_probs = tuple(d.weight / total for d in self.deals)
+        self.root = type(self.root)(self, None, ())
+
+
+class _PriorGame(LoveLetterEndgame):
+    tree_class = _PriorTree
+
+
+@pytest.mark.parametrize("text", [CLASSIC_2, Z2019_CHANCELLOR])
+def test_a_prior_over_the_deals_agrees_with_openspiel(text: str) -> None:
+    """With a user's prior over the root deals, OpenSpiel's sequence-form LP on a tree whose
+    root has the prior's probabilities gives our value (reduced game, and full tree)."""
+    game = _PriorGame(_params(text))
+    assert game.deal_probabilities != load_game(text).deal_probabilities  # the prior bites
+    for reduce in (True, False):
+        r = solve_position(parse_position(text), prior=_prior, pimc=False, reduce=reduce)
+        assert r.exploitability == 0 and r.sizes.deals == len(game.deals)
+        check_lp_agrees(game, p1_value(r))
+    assert ours(text).value != r.value  # the prior changes the value
 
 
 def _played_state() -> State:

@@ -124,7 +124,7 @@ def test_win_probabilities_read_only_the_actual_hands_deals() -> None:
     as summing every terminal, from a fraction of them."""
     eg = build_endgame(parse_position(K4), merge_dead_guesses=True, reduce=True)
     game, seat = eg.game, 1
-    info = analysis._root_infoset(eg, seat)
+    info = analysis._root_infoset(eg, seat, prior=False)
     assert info is not None
     sol = solve(game)
     table: list[list[float] | None] = [None] * len(game.infosets)

@@ -1,0 +1,107 @@
+"""User code for ``loveformal solve``: opponent models and priors named on the command line.
+
+    --opponents MODEL | P2=MODEL,P3=MODEL,...      MODEL: random | heuristic | FUNCTION
+    --prior FUNCTION
+
+``FUNCTION`` is ``FILE.py:NAME`` (a Python file, loaded as it is) or ``MODULE:NAME`` (an
+importable module). An opponent function is an
+:class:`~loveformal.solver.analysis.ObservationModel`'s ``choose(observation, legal)``; a prior
+is a :data:`~loveformal.solver.endgame.Prior`, ``prior(deal_state, arrangements) -> weight``.
+Anything that cannot be loaded is a :class:`~loveformal.errors.MalformedInput` naming the
+option, the file or module and what is wrong.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from loveformal.errors import MalformedInput
+from loveformal.seats import parse_seat
+
+from .analysis import MODELS, ObservationModel, OpponentModel, Opponents
+
+__all__ = ["load_function", "parse_opponents"]
+
+
+def load_function(spec: str, option: str) -> Callable[..., Any]:
+    """The function ``FILE.py:NAME`` or ``MODULE:NAME`` names (see the module docstring)."""
+    source, sep, name = spec.strip().rpartition(":")
+    if not sep or not source or not name.isidentifier():
+        raise MalformedInput(
+            f"{option} {spec!r}: expected FILE.py:FUNCTION or MODULE:FUNCTION"
+            + (f" or one of {', '.join(MODELS)}" if option == "--opponents" else "")
+        )
+    where = f"{option} {spec}"
+    try:
+        if source.endswith(".py") or "/" in source or "\\" in source:
+            module = _load_file(Path(source), where)
+        else:
+            module = importlib.import_module(source)
+    except MalformedInput:
+        raise
+    except Exception as exc:  # the user's code: its error in one line, never a traceback
+        problem = f"{type(exc).__name__}: {exc}"
+        raise MalformedInput(f"{where}: cannot load {source}: {problem}") from None
+    function = getattr(module, name, None)
+    if function is None:
+        raise MalformedInput(f"{where}: {source} has no {name!r}")
+    if not callable(function):
+        raise MalformedInput(f"{where}: {source}'s {name!r} is not a function")
+    return function  # type: ignore[no-any-return]  # user code: checked callable above
+
+
+def _load_file(path: Path, where: str) -> object:
+    if path.is_dir():
+        raise MalformedInput(f"{where}: {path} is a directory, not a Python file")
+    if not path.is_file():
+        raise MalformedInput(f"{where}: no such file {path}")
+    name = f"_loveformal_user_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise MalformedInput(f"{where}: {path} cannot be loaded as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look the module up by name
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def _model(text: str) -> OpponentModel | ObservationModel:
+    name = text.strip()
+    for known in MODELS:
+        if name.lower() == known:
+            return known
+    if ":" not in name:
+        raise MalformedInput(
+            f"--opponents: unknown model {name!r} (expected one of {', '.join(MODELS)}, "
+            "or FILE.py:FUNCTION or MODULE:FUNCTION)"
+        )
+    return ObservationModel(name, load_function(name, "--opponents"))
+
+
+def parse_opponents(text: str, players: int) -> Opponents:
+    """``--opponents``: one model for every other seat, or ``SEAT=MODEL`` entries separated
+    by commas (seats as ``P2`` or ``2``)."""
+    if "=" not in text:
+        return _model(text)
+    out: dict[int, OpponentModel | ObservationModel] = {}
+    for entry in text.split(","):
+        seat_text, eq, model = entry.partition("=")
+        if not eq or not seat_text.strip() or not model.strip():
+            raise MalformedInput(f"--opponents: {entry.strip()!r} is not SEAT=MODEL")
+        try:
+            seat = parse_seat(seat_text.strip(), players)
+        except ValueError as exc:
+            raise MalformedInput(f"--opponents: {exc}") from None
+        if seat in out:
+            raise MalformedInput(f"--opponents: {seat_text.strip()} is given twice")
+        out[seat] = _model(model)
+    return out

@@ -1,0 +1,319 @@
+"""A user's prior over the root deals and a user's opponent models (API and ``loveformal
+solve --prior / --opponents``). OpenSpiel checks both independently
+(``tests/test_openspiel.py``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from loveformal import cli
+from loveformal.actions import Action, Play
+from loveformal.errors import MalformedInput
+from loveformal.notation import parse_position
+from loveformal.observation import Observation
+from loveformal.solver.analysis import EndgameResult, ObservationModel, Opponents, solve_position
+from loveformal.solver.endgame import Deal, build_endgame, enumerate_deals
+from loveformal.solver.pimc import minimax_values
+from loveformal.state import State
+
+from .test_endgame import D, endgame
+
+# Classic, three players all still in, one card left, P3 to play.
+THREE = (
+    "classic 3p r1 start:P1 | P1 Princess d:Guard*2,Prince t0 | "
+    "P2 Handmaid d:Prince,Priest,Countess,Guard t0 | P3 Baron,King d:Priest,Guard*2 t0 | "
+    "deck - / Baron | aside Handmaid | up - | play P3"
+)
+
+runner = CliRunner()
+
+
+def invoke(*args: str) -> Any:
+    return runner.invoke(cli.app, list(args))
+
+
+def _same(a: EndgameResult, b: EndgameResult) -> None:
+    assert a.value == b.value and a.bracket == b.bracket
+    assert [(x.action, x.probability, x.value) for x in a.actions] == [
+        (x.action, x.probability, x.value) for x in b.actions
+    ]
+
+
+# ----------------------------------------------------------------------------- the prior
+
+
+def test_a_prior_proportional_to_the_arrangements_changes_nothing() -> None:
+    state = endgame("classic", 2, 3)
+    uniform = solve_position(state, pimc=False, reduce=True)
+    scaled = solve_position(state, prior=lambda s, n: 3 * n, pimc=False, reduce=True)
+    _same(uniform, scaled)
+    assert any("weighted by the given prior" in n for n in scaled.notes)
+    assert not any("prior" in n for n in uniform.notes)
+
+
+def test_a_prior_on_one_deal_is_that_deal_solved_face_up() -> None:
+    """All weight on one deal: every seat knows every card but the order of the pile, so the
+    equilibrium value is that deal's perfect-information value (chance averaged) — computed
+    here by the determinized solver on the uniform tree, an independent code path."""
+    state = parse_position(D)
+    game = build_endgame(state, merge_dead_guesses=True).game
+    children = [int(c) for c in game.edge_child[game.child_start[0] : game.child_start[1]]]
+    face_up = minimax_values(game, [0, *children])
+    deals = enumerate_deals(state)
+    assert len({face_up[c] for c in children}) > 1  # the deals differ: the test can fail
+    for deal, child in zip(deals, children, strict=True):
+
+        def only(s: State, n: int, deal: Deal = deal) -> int:
+            hands = tuple(seat.hand for seat in s.seats)
+            return n if (hands, s.set_aside) == (deal.hands, deal.set_aside) else 0
+
+        for reduce in (True, False):
+            r = solve_position(state, prior=only, pimc=False, reduce=reduce)
+            assert r.sizes.deals == 1 and r.exploitability == 0
+            assert r.value == face_up[child]
+
+
+def test_a_prior_that_rules_out_the_seats_hand_leaves_no_action_table() -> None:
+    state = parse_position(D)  # P1 holds Guard, Guard
+
+    def no_double_guard(s: State, n: int) -> int:
+        return 0 if s.seats[0].hand == state.seats[0].hand else n
+
+    r = solve_position(state, prior=no_double_guard, pimc=False)
+    assert r.actions == () and r.value is not None and r.exploitability == 0
+    assert any("actual hand (Guard, Guard) probability 0" in n for n in r.notes)
+
+
+def test_a_prior_sees_each_deal_once_with_its_uniform_weight() -> None:
+    state = parse_position(D)
+    seen: list[tuple[object, int]] = []
+
+    def record(s: State, n: int) -> int:
+        seen.append(((tuple(seat.hand for seat in s.seats), s.set_aside), n))
+        assert not s.log
+        return n
+
+    deals = enumerate_deals(state, prior=record)
+    assert deals == enumerate_deals(state)
+    assert seen == [((d.hands, d.set_aside), int(d.weight)) for d in deals]
+
+
+def test_a_float_weight_is_the_decimal_it_prints_as() -> None:
+    deals = enumerate_deals(parse_position(D), prior=lambda s, n: 0.3)
+    assert {d.weight for d in deals} == {Fraction(3, 10)}
+
+
+@pytest.mark.parametrize(
+    ("prior", "message"),
+    [
+        (lambda s, n: -1, "weight -1 is negative"),
+        (lambda s, n: "x", "expected a weight"),
+        (lambda s, n: True, "expected a weight"),
+        (lambda s, n: float("nan"), "is not finite"),
+        (lambda s, n: 1 / 0, "raised ZeroDivisionError"),
+        (lambda s, n: 0, "weight 0 to every one of the 4 deals"),
+    ],
+)
+def test_a_bad_prior_is_refused_naming_the_deal(
+    prior: Callable[[State, int], Any], message: str
+) -> None:
+    with pytest.raises(MalformedInput, match=message) as caught:
+        solve_position(parse_position(D), prior=prior, pimc=False)
+    if "every one" not in message:
+        assert "the prior, for the deal P1:" in str(caught.value)
+
+
+# ----------------------------------------------------------------------------- opponent models
+
+
+def _uniform(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, int]:
+    return {a: 1 for a in legal}
+
+
+def _uniform_by_text(obs: Observation, legal: tuple[Action, ...]) -> dict[str, float]:
+    return {str(a).upper(): 0.25 for a in legal}  # weights, normalised; text in any case
+
+
+def _first(obs: Observation, legal: tuple[Action, ...]) -> Action:
+    return legal[0]
+
+
+def _first_by_mapping(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, Fraction]:
+    return {legal[0]: Fraction(1), **{a: Fraction(0) for a in legal[1:]}}
+
+
+@pytest.mark.parametrize("text", [THREE, D])
+def test_a_uniform_observation_model_is_the_random_model(text: str) -> None:
+    state = parse_position(text)
+    random = solve_position(state, opponents="random", pimc=False)
+    for fn in (_uniform, _uniform_by_text):
+        _same(random, solve_position(state, opponents=ObservationModel("u", fn), pimc=False))
+
+
+def test_models_per_seat() -> None:
+    state = parse_position(THREE)
+    random = solve_position(state, opponents="random", pimc=False)
+    mixed: Opponents = {0: "random", 1: ObservationModel("u", _uniform)}
+    r = solve_position(state, opponents=mixed, pimc=False)
+    _same(random, r)
+    assert r.opponents == "P1: random, P2: u"
+    first = solve_position(state, opponents={0: "random", 1: ObservationModel("f", _first)})
+    assert first.value != random.value  # the model is used, not ignored
+    _same(
+        first,
+        solve_position(state, opponents={0: "random", 1: ObservationModel("g", _first_by_mapping)}),
+    )
+
+
+def _returning(answer: object) -> Callable[[Observation, tuple[Action, ...]], object]:
+    return lambda obs, legal: answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ("play Nothing", r"'play Nothing' is not a legal action \(legal: play "),
+        ({"play Princess": -1}, "probability of play Princess: -1 is negative"),
+        ({"play Princess": "1"}, "expected a number"),
+        ({"play Princess": 0}, "every probability is 0"),
+        ({"play Princess": 1, "PLAY princess": 1}, "play Princess is given twice"),
+        (3, "3 is not a legal action"),
+    ],
+)
+def test_a_bad_model_answer_is_refused_naming_the_seat(answer: object, message: str) -> None:
+    model = ObservationModel("mine", _returning(answer))
+    with pytest.raises(MalformedInput, match=message) as caught:
+        solve_position(parse_position(THREE), opponents=model, pimc=False)
+    assert "opponent model mine for P1 holding " in str(caught.value)
+
+
+def test_a_model_that_raises_is_refused() -> None:
+    def boom(obs: Observation, legal: tuple[Action, ...]) -> Action:
+        raise KeyError("nope")
+
+    with pytest.raises(MalformedInput, match=r"model boom for P1 holding .*raised KeyError"):
+        solve_position(parse_position(THREE), opponents=ObservationModel("boom", boom))
+
+
+@pytest.mark.parametrize(
+    ("opponents", "message"),
+    [
+        ({0: "random"}, "none given for P2"),
+        ({0: "random", 1: "random", 2: "random"}, "P3 is the seat solved for"),
+        ({0: "random", 5: "random"}, "there is no seat 5"),
+        ({0: "random", 1: "clever"}, "P2: unknown opponent model 'clever'"),
+        ("clever", "unknown opponent model 'clever'"),
+    ],
+)
+def test_bad_opponent_models_are_refused_before_building(
+    opponents: Any, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import loveformal.solver.analysis as analysis
+
+    def no_build(*args: object, **kwargs: object) -> None:
+        raise AssertionError("built")
+
+    monkeypatch.setattr(analysis, "build_endgame", no_build)
+    with pytest.raises(MalformedInput, match=message):
+        solve_position(parse_position(THREE), opponents=opponents)
+
+
+# ----------------------------------------------------------------------------- the command line
+
+PLUGIN = """
+from loveformal.actions import Play
+
+def lowest(obs, legal):
+    low = min(a.card.value for a in legal if isinstance(a, Play))
+    return {a: 1 for a in legal if isinstance(a, Play) and a.card.value == low}
+
+def uniform(obs, legal):
+    return {str(a): 1 for a in legal}
+
+def no_p2_princess(state, arrangements):
+    return 0 if any(c.title == "Princess" for c in state.seats[1].hand) else arrangements
+
+NOT_A_FUNCTION = 3
+"""
+
+
+@pytest.fixture
+def plugin(tmp_path: Path) -> Path:
+    path = tmp_path / "mine.py"
+    path.write_text(PLUGIN)
+    return path
+
+
+def _lowest(obs: Observation, legal: tuple[Action, ...]) -> Mapping[Action, int]:
+    low = min(a.card.value for a in legal if isinstance(a, Play))
+    return {a: 1 for a in legal if isinstance(a, Play) and a.card.value == low}
+
+
+def test_cli_opponents_from_a_file(plugin: Path) -> None:
+    r = invoke("solve", THREE, "--opponents", f"{plugin}:lowest", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    expected = solve_position(parse_position(THREE), opponents=ObservationModel("x", _lowest))
+    assert data["value_exact"] == str(expected.value)
+    assert data["opponents"] == f"{plugin}:lowest" and data["prior"] is None
+    assert data["method"] == f"exact best response against {plugin}:lowest"
+    r = invoke("solve", THREE, "--opponents", f"P1=random,P2={plugin}:uniform", "--json")
+    assert r.exit_code == 0, r.output
+    random = solve_position(parse_position(THREE), opponents="random")
+    assert json.loads(r.output)["value_exact"] == str(random.value)
+
+
+def test_cli_prior_from_a_file(plugin: Path) -> None:
+    r = invoke("solve", D, "--prior", f"{plugin}:no_p2_princess")
+    assert r.exit_code == 0, r.output
+    assert "exact value: -3/4" in r.output and "3 deals" in r.output
+    assert f"note: prior: {plugin}:no_p2_princess" in r.output
+    data = json.loads(invoke("solve", D, "--prior", f"{plugin}:no_p2_princess", "--json").output)
+    assert data["prior"] == f"{plugin}:no_p2_princess" and data["value_exact"] == "-3/4"
+
+
+def test_cli_loads_a_module_function() -> None:
+    # Any importable module: this one's uniform model is the random model.
+    r = invoke("solve", THREE, "--opponents", f"{__name__}:_uniform", "--json")
+    assert r.exit_code == 0, r.output
+    random = solve_position(parse_position(THREE), opponents="random")
+    assert json.loads(r.output)["value_exact"] == str(random.value)
+
+
+@pytest.mark.parametrize(
+    ("option", "spec", "message"),
+    [
+        ("--opponents", "{dir}/absent.py:f", "no such file"),
+        ("--opponents", "{dir}:f", "is a directory"),
+        ("--opponents", "{plugin}:absent", "has no 'absent'"),
+        ("--opponents", "{plugin}:NOT_A_FUNCTION", "is not a function"),
+        ("--opponents", "{broken}:f", "cannot load .*SyntaxError"),
+        ("--opponents", "no_such_module_xyz:f", "cannot load no_such_module_xyz: "),
+        ("--opponents", "clever", "unknown model 'clever'"),
+        ("--opponents", "P2=", "is not SEAT=MODEL"),
+        ("--opponents", "P9=random", "unknown seat"),
+        ("--opponents", "P1=random,P1=random", "P1 is given twice"),
+        ("--prior", "{plugin}", "expected FILE.py:FUNCTION or MODULE:FUNCTION"),
+        ("--prior", "{plugin}:lowest", "the prior, for the deal .*raised"),
+    ],
+)
+def test_cli_bad_user_code_is_one_line(
+    option: str, spec: str, message: str, plugin: Path, tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n")
+    text = spec.format(dir=tmp_path, plugin=plugin, broken=broken)
+    position = D if option == "--prior" else THREE
+    r = invoke("solve", position, option, text)
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.output
+    error = r.output.strip().splitlines()[-1]
+    assert error.startswith("loveformal: error: ")
+    assert __import__("re").search(message, error), error
