@@ -159,6 +159,9 @@ class SequenceTree:
             seqs = np.repeat(first[at], k) + block_offsets(k)
             starts = np.concatenate([[0], np.cumsum(k)[:-1]])
             self.levels.append((at + 1, seqs, starts, np.repeat(np.arange(len(at)), k)))
+        self._contiguous = bool(np.array_equal(self.all_seqs, np.arange(1, self.sequences)))
+        """Whether the information sets' sequences are 1, 2, ... in order (as
+        ``seqform.constraint_matrix`` numbers them): then per-set work takes slices."""
 
     def best_response(self, contribution: FloatArray, maximise: bool) -> tuple[float, BoolArray]:
         """The value of a pure best response, given each sequence's own payoff contribution
@@ -169,8 +172,7 @@ class SequenceTree:
             v = value[seqs]
             best = (np.maximum if maximise else np.minimum).reduceat(v, starts)
             hit = np.flatnonzero(v == best[segment])
-            _, first_hit = np.unique(segment[hit], return_index=True)
-            choice.append(seqs[hit[first_hit]])
+            choice.append(seqs[hit[_first_of_runs(segment[hit])]])
             np.add.at(value, self.parent[rows], best)
         reached = np.zeros(self.sequences, dtype=np.bool_)
         reached[0] = True
@@ -200,8 +202,7 @@ class SequenceTree:
             stay = best_selected >= best - IMPROVEMENT
             target = np.where(stay, best_selected, best)
             hit = np.flatnonzero((v == target[segment]) & (sel | ~stay[segment]))
-            _, first_hit = np.unique(segment[hit], return_index=True)
-            choice.append(seqs[hit[first_hit]])
+            choice.append(seqs[hit[_first_of_runs(segment[hit])]])
             np.add.at(value, self.parent[rows], sign * best)
         reached = selected.copy()
         reached[0] = True
@@ -248,7 +249,9 @@ class SequenceTree:
         """Each information set's entries of ``mass`` over their sum (uniform where the sum
         is at most ``floor``); the empty sequence gets 1."""
         out = np.ones(self.sequences)
-        if self.all_seqs.size:
+        if self._contiguous and self.all_seqs.size:
+            out[1:] = per_set(mass[1:], self.all_starts, self.all_segment, self.all_k, floor)
+        elif self.all_seqs.size:
             out[self.all_seqs] = per_set(
                 mass[self.all_seqs], self.all_starts, self.all_segment, self.all_k, floor
             )
@@ -280,15 +283,23 @@ class SequenceTree:
         return out
 
 
+def _first_of_runs(keys: IntArray) -> IntArray:
+    """Where each run of equal values of the sorted ``keys`` begins."""
+    return np.flatnonzero(np.diff(keys, prepend=-1))
+
+
 def per_set(
     mass: FloatArray, starts: IntArray, segment: IntArray, k: FloatArray, floor: float
 ) -> FloatArray:
     """Normalise consecutive blocks of ``mass`` (block ``i`` starts at ``starts[i]``;
     ``segment`` and ``k`` give each entry's block and block size): each entry over its block's
     sum, or ``1 / k`` where that sum is at most ``floor``."""
-    total = np.add.reduceat(mass, starts)[segment]
+    total = np.add.reduceat(mass, starts)
     above = total > floor
-    out: FloatArray = np.where(above, mass / np.where(above, total, 1.0), 1.0 / k)
+    if above.all():
+        whole: FloatArray = mass / total[segment]
+        return whole
+    out: FloatArray = np.where(above[segment], mass / np.where(above, total, 1.0)[segment], 1.0 / k)
     return out
 
 

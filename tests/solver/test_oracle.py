@@ -204,6 +204,41 @@ def test_normalised_plan_is_feasible() -> None:
     assert np.abs(e @ plan - rhs).max() < 1e-12
 
 
+@pytest.mark.parametrize("contiguous", [True, False])
+def test_per_set_normalisation_is_the_definition(contiguous: bool) -> None:
+    """Regret matching and plan normalisation: each information set's entries over their sum,
+    uniform where the sum is at most the floor (here many sets are all 0, some tiny), on the
+    slice path (sequences numbered set by set) and on the general one."""
+    game = endgame(CLASSIC_K3)
+    own, _, _ = _tree_and_matrices(game, 0)
+    assert own._contiguous  # what constraint_matrix gives
+    own._contiguous = contiguous
+    rng = np.random.default_rng(3)
+    mixed = np.where(rng.random(own.sequences) < 0.5, 0.0, rng.random(own.sequences))
+    mixed[rng.random(own.sequences) < 0.1] = 1e-13
+    positive = 0.1 + rng.random(own.sequences)  # every set above the floor: the fast path
+    for mass, floor in itertools.product((mixed, positive), (0.0, oracle.UNREACHED)):
+        got = own._per_set(mass, floor)
+        assert got[0] == 1.0
+        uniform = normal = 0
+        for r in range(1, own.rows):
+            seqs = range(int(own.first[r]), int(own.first[r]) + int(own.count[r]))
+            total = sum(mass[s] for s in seqs)
+            for s in seqs:
+                want = mass[s] / total if total > floor else 1.0 / len(seqs)
+                assert got[s] == pytest.approx(want, rel=1e-15, abs=0)  # summation order
+            uniform += total <= floor
+            normal += total > floor
+        assert normal and (uniform or mass is positive)  # both cases occur
+
+
+def test_first_of_runs_is_uniques_first_index() -> None:
+    rng = np.random.default_rng(5)
+    for size in (0, 1, 7, 500):
+        keys = np.sort(rng.integers(0, 40, size))
+        assert np.array_equal(oracle._first_of_runs(keys), np.unique(keys, return_index=True)[1])
+
+
 def test_a_loop_that_cannot_grow_gives_up(
     monkeypatch: pytest.MonkeyPatch, results: list[oracle.Restricted | None]
 ) -> None:
