@@ -409,25 +409,16 @@ def _prior(state: State, arrangements: int) -> int:
     return 0 if "Priest" in hand else arrangements * (5 if "Baron" in hand else 1)
 
 
-class _PriorTree(EndgameTree):
-    def __init__(self, root: State, utility: Utility, merge: bool, token: str | None) -> None:
-        super().__init__(root, utility, merge, token)
-        self.deals = tuple(enumerate_deals(root, prior=_prior))
-        total = sum((d.weight for d in self.deals), Fraction(0))
-        self.deal_probs = tuple(d.weight / total for d in self.deals)
-        self.root = type(self.root)(self, None, ())
-
-
-class _PriorGame(LoveLetterEndgame):
-    tree_class = _PriorTree
-
-
 @pytest.mark.parametrize("text", [CLASSIC_2, Z2019_CHANCELLOR])
 def test_a_prior_over_the_deals_agrees_with_openspiel(text: str) -> None:
-    """With a user's prior over the root deals, OpenSpiel's sequence-form LP on a tree whose
-    root has the prior's probabilities gives our value (reduced game, and full tree)."""
-    game = _PriorGame(_params(text))
+    """With a user's prior over the root deals, OpenSpiel's sequence-form LP on the adapter's
+    game with the same prior gives our value (reduced game, and full tree)."""
+    game = load_game(text, merge_dead_guesses=True, prior=_prior)
     assert game.deal_probabilities != load_game(text).deal_probabilities  # the prior bites
+    expected = [d.weight for d in enumerate_deals(parse_position(text), prior=_prior)]
+    assert list(game.deal_probabilities) == [w / sum(expected) for w in expected]
+    with pytest.raises(TypeError, match="with a prior, cannot be serialized"):
+        pyspiel.serialize_game_and_state(game, game.new_initial_state())
     for reduce in (True, False):
         r = solve_position(parse_position(text), prior=_prior, pimc=False, reduce=reduce)
         assert r.exploitability == 0 and r.sizes.deals == len(game.deals)

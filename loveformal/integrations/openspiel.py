@@ -36,7 +36,8 @@ seat, 0-based; -1: the seat to act), ``utility`` (``"round"`` or ``"tokens"``) a
 ``merge_dead_guesses`` (the solver's pruning of never-hitting guesses; the default ``False``
 keeps every legal action). A position with an event log (a state reached by play) carries
 private knowledge the notation cannot write: :func:`load_game` builds its game directly from
-the state, and that game cannot be re-created from its string.
+the state, and that game cannot be re-created from its string. So does a game whose root
+deals are weighted by a user's prior (``load_game(..., prior=...)``).
 
 :func:`tabular_policy` turns the solver's behaviour strategies (keyed by observation keys and
 engine actions) into an OpenSpiel ``TabularPolicy`` of the same game.
@@ -64,6 +65,7 @@ from loveformal.seats import seat_name
 from loveformal.solver.endgame import (
     UTILITIES,
     Deal,
+    Prior,
     Utility,
     deal_state,
     decision_actions,
@@ -149,13 +151,21 @@ class EndgameTree:
     """The game's histories, expanded lazily and shared by all states of one game (a state
     is a pointer into it, so cloning a state copies nothing)."""
 
-    def __init__(self, root: State, utility: Utility, merge: bool, token: str | None) -> None:
+    def __init__(
+        self,
+        root: State,
+        utility: Utility,
+        merge: bool,
+        token: str | None,
+        prior: Prior | None = None,
+    ) -> None:
         self.root_state = root
         self.utility: Utility = utility
         self.merge = merge
         self.token = token
-        """The game string that re-creates this tree (None for a position with a log)."""
-        self.deals: tuple[Deal, ...] = tuple(enumerate_deals(root))
+        """The game string that re-creates this tree (None for a position with a log or a
+        game with a prior)."""
+        self.deals: tuple[Deal, ...] = tuple(enumerate_deals(root, prior=prior))
         total = sum((d.weight for d in self.deals), Fraction(0))
         self.deal_probs: tuple[Fraction, ...] = tuple(d.weight / total for d in self.deals)
         self.players = root.players
@@ -293,8 +303,9 @@ class _Node:
 
 def _pickle_error() -> TypeError:
     return TypeError(
-        "a game built from a state with an event log cannot be serialized (the notation "
-        "cannot carry what the seats saw); build it from a position string instead"
+        "a game built from a state with an event log, or with a prior, cannot be serialized "
+        "(the notation cannot carry what the seats saw, nor a function); build it from a "
+        "position string without a prior instead"
     )
 
 
@@ -342,7 +353,11 @@ class LoveLetterEndgame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyp
     shared between equal game strings and serializable)."""
 
     def __init__(
-        self, params: Mapping[str, Any] | None = None, *, state: State | None = None
+        self,
+        params: Mapping[str, Any] | None = None,
+        *,
+        state: State | None = None,
+        prior: Prior | None = None,
     ) -> None:
         given = dict(params or {})
         text_utility = str(given.get("utility", "round"))
@@ -368,11 +383,11 @@ class LoveLetterEndgame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyp
             "merge_dead_guesses": merge,
         }
         players = state.players
-        token = None if state.log else _game_string(canonical)
+        token = None if state.log or prior is not None else _game_string(canonical)
         cacheable = token is not None and type(self).tree_class is EndgameTree
         tree = _TREES.get(token) if cacheable and token is not None else None
         if tree is None:
-            tree = type(self).tree_class(state, utility, merge, token)
+            tree = type(self).tree_class(state, utility, merge, token, prior)
             if cacheable and token is not None:
                 _TREES[token] = tree
         bound = 1 if utility == "round" else state.rules.options.tokens_for(players) + 2
@@ -515,17 +530,21 @@ def load_game(
     seat: int | None = None,
     utility: Utility = "round",
     merge_dead_guesses: bool = False,
+    prior: Prior | None = None,
 ) -> LoveLetterEndgame:
     """The game of ``position`` (notation text or a :class:`State`) for ``seat`` (default:
-    the seat to act). A state with an event log is used as it is (its game has no game
-    string that re-creates it); any other goes through ``pyspiel.load_game``."""
+    the seat to act), its root weighted by ``prior`` when given (the solver's
+    :data:`~loveformal.solver.endgame.Prior`). A state with an event log, or a game with a
+    prior, is built directly (its game has no game string that re-creates it); any other goes
+    through ``pyspiel.load_game``."""
     params: dict[str, Any] = {
         "seat": -1 if seat is None else seat,
         "utility": utility,
         "merge_dead_guesses": merge_dead_guesses,
     }
-    if isinstance(position, State) and position.log:
-        return LoveLetterEndgame(params, state=position)
+    if (isinstance(position, State) and position.log) or prior is not None:
+        state = parse_position(position) if isinstance(position, str) else position
+        return LoveLetterEndgame(params, state=state, prior=prior)
     text = position if isinstance(position, str) else format_position(position)
     params["position"] = encode_position(text)
     game = pyspiel.load_game(GAME_NAME, params)
