@@ -36,6 +36,7 @@ equilibrium.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +66,7 @@ from .endgame import (
     build_endgame,
     deal_state,
     equivalent_actions,
+    exact_number,
     terminal_winners,
 )
 from .expectimax import Policy, best_response, exact_policy
@@ -94,11 +96,12 @@ class ObservationModel:
     ``choose(observation, legal)`` is called once per information set of the opponent, with
     its :class:`~loveformal.observation.Observation` (the same for every history of the set:
     the sets are keyed on it) and its legal actions there. It returns either one action,
-    played with probability 1, or a mapping from actions to probabilities (numbers ≥ 0:
-    ``int``, ``float`` or ``Fraction``; actions left out get 0; weights that do not sum to
-    1 are normalised). An action may be given as the engine action or as its text, as
-    ``loveformal solve`` prints it (``play Guard on P1 guessing Priest``; case and spacing
-    ignored). Anything else, or an exception inside ``choose``, is a
+    played with probability 1, or a mapping from actions to probabilities (numbers ≥ 0, as
+    :func:`~loveformal.solver.endgame.exact_number` reads them; legal actions left out get
+    0, an action that is not legal here may only get 0; weights that do not sum to 1 are
+    normalised). An action may be given as the engine action or as its text, as ``loveformal
+    solve`` prints it (``play Guard on P1 guessing Priest``; case and spacing ignored).
+    Anything else, or an exception inside ``choose``, is a
     :class:`~loveformal.errors.MalformedInput` naming ``name``, the seat and its hand."""
 
     name: str
@@ -405,28 +408,37 @@ def _observed_choice(
     where = f"opponent model {model.name} for {seat_name(player)} holding {hand}"
     try:
         answer = model.choose(obs, legal)
-    except Exception as exc:  # the user's code: reported, never a traceback
+    except (Exception, SystemExit) as exc:  # the user's code: reported, never a traceback
         raise MalformedInput(f"{where}: raised {type(exc).__name__}: {exc}") from None
     by_text = {_action_text(a): a for a in legal}
     known = "; ".join(str(a) for a in legal)
 
-    def resolve(item: object) -> Action:
+    def resolve(item: object) -> Action | None:
         if isinstance(item, str):
-            found = by_text.get(_action_text(item))
-            if found is not None:
-                return found
-        elif item in legal:
+            return by_text.get(_action_text(item))
+        if item in legal:
             return item
-        raise MalformedInput(f"{where}: {item!r} is not a legal action (legal: {known})")
+        return None
+
+    def illegal(item: object) -> MalformedInput:
+        return MalformedInput(f"{where}: {item!r} is not a legal action (legal: {known})")
 
     if not isinstance(answer, Mapping):
-        return {resolve(answer): Fraction(1)}
+        action = resolve(answer)
+        if action is None:
+            raise illegal(answer)
+        return {action: Fraction(1)}
     weights: dict[Hashable, Fraction] = {}
     for item, p in answer.items():
         action = resolve(item)
+        q = exact_number(p, f"{where}: probability of {action or repr(item)}")
+        if action is None:
+            if q == 0:
+                continue  # an action that is not legal here, given probability 0: harmless
+            raise illegal(item)
         if action in weights:
             raise MalformedInput(f"{where}: {action} is given twice")
-        weights[action] = _probability(p, f"{where}: probability of {action}")
+        weights[action] = q
     total = sum(weights.values(), Fraction(0))
     if total == 0:
         raise MalformedInput(f"{where}: every probability is 0 (legal: {known})")
@@ -437,46 +449,61 @@ def _action_text(action: object) -> str:
     return " ".join(str(action).lower().split())
 
 
-def _probability(p: object, where: str) -> Fraction:
-    """A user's number as an exact Fraction: a float as the decimal it prints as (0.3 is
-    3/10)."""
-    if isinstance(p, bool) or not isinstance(p, int | float | Fraction):
-        raise MalformedInput(f"{where}: expected a number, got {p!r}")
-    if isinstance(p, float) and (p != p or p in (float("inf"), float("-inf"))):
-        raise MalformedInput(f"{where}: {p!r} is not finite")
-    q = Fraction(repr(p)) if isinstance(p, float) else Fraction(p)
-    if q < 0:
-        raise MalformedInput(f"{where}: {p!r} is negative")
-    return q
-
-
-def _check_opponents(opponents: Opponents, seat: int, state: State) -> None:
-    """Refuse unknown model names and seats before anything is built."""
+def _check_opponents(opponents: Opponents, seat: int, state: State) -> tuple[Opponents, list[str]]:
+    """Refuse unknown model names and seats before anything is built; drop a model given for
+    the seat solved for (with a note), so that one set of models serves every ``seat``."""
 
     def check(model: object, where: str) -> None:
         if isinstance(model, str) and model not in MODELS:
             raise MalformedInput(
                 f"{where}unknown opponent model {model!r} (expected one of {', '.join(MODELS)})"
             )
+        if callable(model) and not _takes_one_argument(model):
+            raise MalformedInput(
+                f"{where}a policy function is called with an information-set key; wrap a "
+                "function of (observation, legal) in ObservationModel(name, function)"
+            )
 
     if not isinstance(opponents, Mapping):
+        if callable(opponents):
+            raise MalformedInput(
+                "opponent models: a function is a model only as ObservationModel(name, "
+                "function) (called with the observation and the legal actions), or per seat "
+                "as a policy over information-set keys"
+            )
         check(opponents, "")
-        return
+        return opponents, []
+    notes: list[str] = []
+    kept: dict[int, OpponentModel | ObservationModel | Policy] = {}
     for p, model in opponents.items():
         if not isinstance(p, int) or not 0 <= p < state.players:
             raise MalformedInput(f"opponent models: there is no seat {p!r} (P1..P{state.players})")
-        if p == seat:
-            raise MalformedInput(
-                f"opponent models: {seat_name(p)} is the seat solved for, not an opponent"
-            )
         check(model, f"{seat_name(p)}: ")
+        if p == seat:
+            notes.append(
+                f"the opponent model given for {seat_name(p)} is not used: it is the seat "
+                "solved for"
+            )
+            continue
+        kept[p] = model
     missing = [
         seat_name(p)
         for p in range(state.players)
-        if p != seat and p not in opponents and not state.seats[p].out
+        if p != seat and p not in kept and not state.seats[p].out
     ]
     if missing:
         raise MalformedInput(f"opponent models: none given for {', '.join(missing)}")
+    return kept, notes
+
+
+def _takes_one_argument(function: Callable[..., object]) -> bool:
+    try:
+        inspect.signature(function).bind(None)
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): let the call decide
+        return True
+    return True
 
 
 def opponents_text(opponents: Opponents) -> str:
@@ -565,8 +592,9 @@ def _solve_position(
     equilibrium = players == 2 and opponents is None
     if not equilibrium and opponents is None:
         opponents = "random"
+    model_notes: list[str] = []
     if opponents is not None:
-        _check_opponents(opponents, seat, state)
+        opponents, model_notes = _check_opponents(opponents, seat, state)
     eg = build_endgame(
         state,
         utility=utility,
@@ -584,7 +612,7 @@ def _solve_position(
     )
     info = _root_infoset(eg, seat, prior is not None)
     root_p = _root_probs(game)
-    notes: list[str] = []
+    notes: list[str] = list(model_notes)
     if info is None and _decides_at_root(state, seat):
         notes.append(
             f"the prior gives {seat_name(seat)}'s actual hand "
@@ -783,7 +811,9 @@ def _against_models(
             policies[p] = _model_policy(eg, p, model)
         elif model is not None:
             policies[p] = model
-        elif eg.game.infosets_of(p):
+        elif not eg.game.infosets_of(p):
+            policies[p] = {}  # a seat out of the round decides nothing
+        else:
             raise MalformedInput(f"no opponent model given for {seat_name(p)}")
     br = best_response(game, seat, policies)
     actions: list[ActionResult] = []

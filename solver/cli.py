@@ -223,10 +223,11 @@ def solve_command(
         str | None,
         typer.Option(
             help="Opponent model for a best response: random, heuristic, or your own "
-            "function FILE.py:NAME or MODULE:NAME, called as NAME(observation, legal) -> "
-            "{action or its text: probability} or one action; for every opponent, or per "
-            "seat as P2=MODEL,P3=MODEL. Default with 3+ players: random; with 2 players: "
-            "none (equilibrium)."
+            "function FILE.py:NAME or MODULE:NAME, called once per information set as "
+            "NAME(observation, legal) -> one action, or {action: probability} (an action "
+            "may be given as its text); for every opponent, or per seat as "
+            "P2=MODEL,P3=MODEL. Default with 3+ players: random; with 2 players: none "
+            "(equilibrium)."
         ),
     ] = None,
     prior: Annotated[

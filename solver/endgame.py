@@ -82,12 +82,16 @@ from __future__ import annotations
 
 import gc
 import math
+import numbers
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+import numpy as np
 
 from loveformal.actions import Action, Play
 from loveformal.cards import Card, sort_cards
@@ -153,13 +157,13 @@ def state_cap(max_nodes: int) -> int:
 
 Progress = Callable[[int, int, int], None]
 """``progress(deals_done, deals_total, histories_so_far)``."""
-Prior = Callable[[State, int], Fraction | int | float]
+Prior = Callable[[State, int], "Fraction | int | float | Decimal | np.number[Any]"]
 """A user's prior over the root deals: ``prior(deal_state, arrangements)`` is the deal's weight
 (relative probability) in place of ``arrangements``, its number of card-instance arrangements
 (the uniform weight). The state is :func:`deal_state`: the dealt hands and set-aside card, the
 pile's unseen part as an unordered multiset (its order is drawn below the root). A weight is a
-number ≥ 0 (a float is read as the decimal it prints as: 0.3 is 3/10); a deal of weight 0 is
-left out. The prior is common knowledge: every seat reasons with it."""
+number ≥ 0 (:func:`exact_number`: a float is read as the decimal it prints as, 0.3 is 3/10); a
+deal of weight 0 is left out. The prior is common knowledge: every seat reasons with it."""
 
 _TERMINAL_PHASES = (Phase.ROUND_OVER, Phase.GAME_OVER)
 
@@ -498,16 +502,43 @@ def _prior_weight(prior: Prior, state: State, deal: Deal) -> Fraction:
     where = f"the prior, for the deal {deal.label()}"
     try:
         w = prior(deal_state(state, deal), int(deal.weight))
-    except Exception as exc:  # the user's code: reported, never a traceback
+    except (Exception, SystemExit) as exc:  # the user's code: reported, never a traceback
         raise MalformedInput(f"{where}: raised {type(exc).__name__}: {exc}") from None
-    if isinstance(w, bool) or not isinstance(w, int | float | Fraction):
-        raise MalformedInput(f"{where}: expected a weight (a number >= 0), got {w!r}")
-    if isinstance(w, float) and (w != w or w in (float("inf"), float("-inf"))):
-        raise MalformedInput(f"{where}: weight {w!r} is not finite")
-    q = Fraction(repr(w)) if isinstance(w, float) else Fraction(w)
+    return exact_number(w, f"{where}: weight")
+
+
+USER_NUMBER = "a number >= 0 (int, float, Fraction, Decimal or a NumPy number)"
+
+
+def exact_number(value: object, where: str) -> Fraction:
+    """A probability or weight from a user's code as an exact Fraction ≥ 0: an integer or a
+    rational as it is, a ``Decimal`` exactly, a float (Python's or NumPy's) as the decimal it
+    prints as (0.3 is 3/10). MalformedInput naming ``where`` for anything else (a bool, a
+    string, NaN, an infinity, a negative number)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Number):
+        raise MalformedInput(f"{where}: expected {USER_NUMBER}, got {value!r}")
+    try:
+        if isinstance(value, numbers.Rational):
+            q = Fraction(int(value.numerator), int(value.denominator))
+        elif isinstance(value, Decimal):
+            q = Fraction(value)
+        elif isinstance(value, float | np.floating):
+            q = Fraction(str(value))  # NumPy's str is its shortest round-trip decimal too
+        else:
+            raise TypeError
+    except (ValueError, OverflowError, TypeError, ArithmeticError):
+        kind = "is not finite" if _not_finite(value) else f"is not {USER_NUMBER}"
+        raise MalformedInput(f"{where}: {value!r} {kind}") from None
     if q < 0:
-        raise MalformedInput(f"{where}: weight {w!r} is negative")
+        raise MalformedInput(f"{where}: {value!r} is negative")
     return q
+
+
+def _not_finite(value: object) -> bool:
+    try:
+        return not math.isfinite(cast(float, value))
+    except (TypeError, ValueError):
+        return False
 
 
 def deal_state(state: State, deal: Deal) -> State:

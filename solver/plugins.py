@@ -3,8 +3,9 @@
     --opponents MODEL | P2=MODEL,P3=MODEL,...      MODEL: random | heuristic | FUNCTION
     --prior FUNCTION
 
-``FUNCTION`` is ``FILE.py:NAME`` (a Python file, loaded as it is) or ``MODULE:NAME`` (an
-importable module). An opponent function is an
+``FUNCTION`` is ``FILE.py:NAME`` (a Python file, loaded as it is; its directory is put on
+``sys.path``, so it can import files next to it) or ``MODULE:NAME`` (a module importable from
+the current directory or ``sys.path``). An opponent function is an
 :class:`~loveformal.solver.analysis.ObservationModel`'s ``choose(observation, legal)``; a prior
 is a :data:`~loveformal.solver.endgame.Prior`, ``prior(deal_state, arrangements) -> weight``.
 Anything that cannot be loaded is a :class:`~loveformal.errors.MalformedInput` naming the
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -41,10 +44,11 @@ def load_function(spec: str, option: str) -> Callable[..., Any]:
         if source.endswith(".py") or "/" in source or "\\" in source:
             module = _load_file(Path(source), where)
         else:
+            _on_path(os.getcwd())
             module = importlib.import_module(source)
     except MalformedInput:
         raise
-    except Exception as exc:  # the user's code: its error in one line, never a traceback
+    except (Exception, SystemExit) as exc:  # the user's code: one line, never a traceback
         problem = f"{type(exc).__name__}: {exc}"
         raise MalformedInput(f"{where}: cannot load {source}: {problem}") from None
     function = getattr(module, name, None)
@@ -61,6 +65,9 @@ def _load_file(path: Path, where: str) -> object:
     if not path.is_file():
         raise MalformedInput(f"{where}: no such file {path}")
     name = f"_loveformal_user_{abs(hash(str(path.resolve())))}"
+    if name in sys.modules:  # the same file for another seat: loaded once
+        return sys.modules[name]
+    _on_path(str(path.resolve().parent))
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise MalformedInput(f"{where}: {path} cannot be loaded as Python")
@@ -72,6 +79,11 @@ def _load_file(path: Path, where: str) -> object:
         del sys.modules[name]
         raise
     return module
+
+
+def _on_path(directory: str) -> None:
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
 
 
 def _model(text: str) -> OpponentModel | ObservationModel:
@@ -89,11 +101,13 @@ def _model(text: str) -> OpponentModel | ObservationModel:
 
 def parse_opponents(text: str, players: int) -> Opponents:
     """``--opponents``: one model for every other seat, or ``SEAT=MODEL`` entries separated
-    by commas (seats as ``P2`` or ``2``)."""
-    if "=" not in text:
+    by commas (seats as ``P2``). The text is read as entries only when it starts with a seat
+    and ``=``, and split only at commas followed by another seat and ``=``, so a file's path
+    may hold ``=`` and ``,`` (``P2=/tmp/a=b,c/mine.py:f``)."""
+    if not _ENTRY.match(text):
         return _model(text)
     out: dict[int, OpponentModel | ObservationModel] = {}
-    for entry in text.split(","):
+    for entry in _NEXT_ENTRY.split(text):
         seat_text, eq, model = entry.partition("=")
         if not eq or not seat_text.strip() or not model.strip():
             raise MalformedInput(f"--opponents: {entry.strip()!r} is not SEAT=MODEL")
@@ -105,3 +119,7 @@ def parse_opponents(text: str, players: int) -> Opponents:
             raise MalformedInput(f"--opponents: {seat_text.strip()} is given twice")
         out[seat] = _model(model)
     return out
+
+
+_ENTRY = re.compile(r"\s*[Pp]\d+\s*=")
+_NEXT_ENTRY = re.compile(r",(?=\s*[Pp]\d+\s*=)")

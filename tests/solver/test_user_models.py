@@ -5,11 +5,14 @@ solve --prior / --opponents``). OpenSpiel checks both independently
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -105,19 +108,40 @@ def test_a_prior_sees_each_deal_once_with_its_uniform_weight() -> None:
     assert seen == [((d.hands, d.set_aside), int(d.weight)) for d in deals]
 
 
-def test_a_float_weight_is_the_decimal_it_prints_as() -> None:
-    deals = enumerate_deals(parse_position(D), prior=lambda s, n: 0.3)
+@pytest.mark.parametrize(
+    "weight",
+    [0.3, np.float64(0.3), np.float32(0.3), Decimal("0.3"), Fraction(3, 10)],
+)
+def test_a_weight_is_read_exactly_as_it_prints(weight: Any) -> None:
+    deals = enumerate_deals(parse_position(D), prior=lambda s, n: weight)
     assert {d.weight for d in deals} == {Fraction(3, 10)}
+
+
+def test_integer_weights_of_any_kind() -> None:
+    weights: list[Any] = [3, np.int64(3), np.uint8(3), Fraction(6, 2)]
+    for weight in weights:
+
+        def constant(s: State, n: int, w: Any = weight) -> Any:
+            return w
+
+        deals = enumerate_deals(parse_position(D), prior=constant)
+        assert {d.weight for d in deals} == {Fraction(3)}
 
 
 @pytest.mark.parametrize(
     ("prior", "message"),
     [
-        (lambda s, n: -1, "weight -1 is negative"),
-        (lambda s, n: "x", "expected a weight"),
-        (lambda s, n: True, "expected a weight"),
+        (lambda s, n: -1, "weight: -1 is negative"),
+        (lambda s, n: "x", "weight: expected a number >= 0"),
+        (lambda s, n: True, "weight: expected a number >= 0"),
+        (lambda s, n: np.bool_(True), "weight: expected a number >= 0"),
+        (lambda s, n: None, "weight: expected a number >= 0"),
+        (lambda s, n: 1j, "weight: 1j is not a number >= 0"),
         (lambda s, n: float("nan"), "is not finite"),
+        (lambda s, n: np.float64("inf"), "is not finite"),
+        (lambda s, n: Decimal("NaN"), "is not finite"),
         (lambda s, n: 1 / 0, "raised ZeroDivisionError"),
+        (lambda s, n: sys.exit(5), "raised SystemExit: 5"),
         (lambda s, n: 0, "weight 0 to every one of the 4 deals"),
     ],
 )
@@ -184,7 +208,10 @@ def _returning(answer: object) -> Callable[[Observation, tuple[Action, ...]], ob
         ({"play Princess": "1"}, "expected a number"),
         ({"play Princess": 0}, "every probability is 0"),
         ({"play Princess": 1, "PLAY princess": 1}, "play Princess is given twice"),
+        ({"play Princess": 1, "play Nothing": 0.5}, "'play Nothing' is not a legal action"),
+        ({"play Princess": np.float64("nan")}, "probability of play Princess: .* not finite"),
         (3, "3 is not a legal action"),
+        (None, "None is not a legal action"),
     ],
 )
 def test_a_bad_model_answer_is_refused_naming_the_seat(answer: object, message: str) -> None:
@@ -194,19 +221,64 @@ def test_a_bad_model_answer_is_refused_naming_the_seat(answer: object, message: 
     assert "opponent model mine for P1 holding " in str(caught.value)
 
 
-def test_a_model_that_raises_is_refused() -> None:
+@pytest.mark.parametrize("error", [KeyError("nope"), SystemExit(3)])
+def test_a_model_that_raises_is_refused(error: BaseException) -> None:
     def boom(obs: Observation, legal: tuple[Action, ...]) -> Action:
-        raise KeyError("nope")
+        raise error
 
-    with pytest.raises(MalformedInput, match=r"model boom for P1 holding .*raised KeyError"):
+    name = type(error).__name__
+    with pytest.raises(MalformedInput, match=rf"model boom for P1 holding .*raised {name}"):
         solve_position(parse_position(THREE), opponents=ObservationModel("boom", boom))
+
+
+def test_probabilities_of_any_number_type_and_zeros_for_illegal_actions() -> None:
+    state = parse_position(THREE)
+    random = solve_position(state, opponents="random", pimc=False)
+
+    def numpy_uniform(obs: Observation, legal: tuple[Action, ...]) -> dict[object, object]:
+        weights: dict[object, object] = {a: np.float64(0.5) for a in legal}
+        weights["play Nothing"] = 0  # not legal, probability 0: ignored
+        return weights
+
+    _same(random, solve_position(state, opponents=ObservationModel("n", numpy_uniform)))
+
+
+# A 4-player 2019 position where P2 and P3 are out of the round.
+TWO_OUT = (
+    "z2019 4p r1 start:P1 | P1 Prince,Spy d:Baron,Chancellor*2,Guard t0 | P2 - d:Guard t0 out"
+    " | P3 - d:Guard,Prince,Handmaid,Priest,Spy,Princess t0 out | P4 Guard d:Handmaid,Priest,"
+    "Guard*2 t0 | deck Countess,Baron | aside King | up - | play P1"
+)
+
+
+def test_seats_out_of_the_round_need_no_model() -> None:
+    state = parse_position(TWO_OUT)
+    r = solve_position(state, opponents={3: ObservationModel("u", _uniform)}, pimc=False)
+    _same(solve_position(state, opponents="random", pimc=False), r)
+    assert r.opponents == "P4: u"
+
+
+def test_a_model_for_the_seat_solved_for_is_left_unused() -> None:
+    state = parse_position(THREE)
+    models: Opponents = {0: "random", 1: "random", 2: ObservationModel("f", _first)}
+    r = solve_position(state, opponents=models, pimc=False)
+    _same(solve_position(state, opponents="random", pimc=False), r)
+    assert any("model given for P3 is not used" in n for n in r.notes)
+
+
+def test_a_plain_function_is_refused_with_what_to_do() -> None:
+    state = parse_position(THREE)
+    with pytest.raises(MalformedInput, match=r"only as ObservationModel\(name, function\)"):
+        solve_position(state, opponents=cast(Any, _first))
+    with pytest.raises(MalformedInput, match=r"P2: a policy function is called with an"):
+        solve_position(state, opponents={0: "random", 1: cast(Any, _first)})
 
 
 @pytest.mark.parametrize(
     ("opponents", "message"),
     [
         ({0: "random"}, "none given for P2"),
-        ({0: "random", 1: "random", 2: "random"}, "P3 is the seat solved for"),
+        ({0: "random", 2: "random"}, "none given for P2"),
         ({0: "random", 5: "random"}, "there is no seat 5"),
         ({0: "random", 1: "clever"}, "P2: unknown opponent model 'clever'"),
         ("clever", "unknown opponent model 'clever'"),
@@ -279,6 +351,40 @@ def test_cli_prior_from_a_file(plugin: Path) -> None:
     assert data["prior"] == f"{plugin}:no_p2_princess" and data["value_exact"] == "-3/4"
 
 
+def test_cli_paths_with_equals_signs_and_commas(tmp_path: Path) -> None:
+    odd = tmp_path / "a=b,c"
+    odd.mkdir()
+    (odd / "mine.py").write_text(PLUGIN)
+    random = solve_position(parse_position(THREE), opponents="random")
+    for spec in (f"{odd}/mine.py:uniform", f"P1=random,P2={odd}/mine.py:uniform"):
+        r = invoke("solve", THREE, "--opponents", spec, "--json")
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.output)["value_exact"] == str(random.value)
+
+
+def test_cli_user_code_imports_from_its_directory_and_the_current_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "neighbour_lf.py").write_text(
+        "def weights(legal):\n    return {a: 1 for a in legal}\n"
+    )
+    (tmp_path / "uses_neighbour_lf.py").write_text(
+        "import neighbour_lf\n\ndef uniform(obs, legal):\n    return neighbour_lf.weights(legal)\n"
+    )
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the loader adds the directories
+    random = solve_position(parse_position(THREE), opponents="random")
+    r = invoke("solve", THREE, "--opponents", f"{tmp_path}/uses_neighbour_lf.py:uniform", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["value_exact"] == str(random.value)
+    here = tmp_path / "here"  # not the directory above, which the loader put on the path
+    here.mkdir()
+    (here / "in_cwd_lf.py").write_text(PLUGIN)
+    monkeypatch.chdir(here)
+    r = invoke("solve", THREE, "--opponents", "in_cwd_lf:uniform", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["value_exact"] == str(random.value)
+
+
 def test_cli_loads_a_module_function() -> None:
     # Any importable module: this one's uniform model is the random model.
     r = invoke("solve", THREE, "--opponents", f"{__name__}:_uniform", "--json")
@@ -295,6 +401,7 @@ def test_cli_loads_a_module_function() -> None:
         ("--opponents", "{plugin}:absent", "has no 'absent'"),
         ("--opponents", "{plugin}:NOT_A_FUNCTION", "is not a function"),
         ("--opponents", "{broken}:f", "cannot load .*SyntaxError"),
+        ("--opponents", "{exits}:f", "cannot load .*SystemExit: 5"),
         ("--opponents", "no_such_module_xyz:f", "cannot load no_such_module_xyz: "),
         ("--opponents", "clever", "unknown model 'clever'"),
         ("--opponents", "P2=", "is not SEAT=MODEL"),
@@ -309,7 +416,9 @@ def test_cli_bad_user_code_is_one_line(
 ) -> None:
     broken = tmp_path / "broken.py"
     broken.write_text("def f(:\n")
-    text = spec.format(dir=tmp_path, plugin=plugin, broken=broken)
+    exits = tmp_path / "exits.py"
+    exits.write_text("import sys\nsys.exit(5)\n")
+    text = spec.format(dir=tmp_path, plugin=plugin, broken=broken, exits=exits)
     position = D if option == "--prior" else THREE
     r = invoke("solve", position, option, text)
     assert r.exit_code == 2, r.output
