@@ -37,6 +37,7 @@ equilibrium.
 from __future__ import annotations
 
 import inspect
+import operator
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loveformal.actions import Action
+from loveformal.cards import sort_cards
 from loveformal.engine import current_player, legal_actions
 from loveformal.errors import MalformedInput
 from loveformal.notation import format_position
@@ -65,11 +67,11 @@ from .endgame import (
     actual_deal,
     build_endgame,
     deal_state,
+    enumerate_deals,
     equivalent_actions,
-    exact_number,
     terminal_winners,
 )
-from .expectimax import Policy, best_response, exact_policy
+from .expectimax import Policy, best_response, exact_number, exact_policy
 from .oracle import StepProgress
 from .pimc import minimax_values
 from .seqform import solve
@@ -97,7 +99,7 @@ class ObservationModel:
     its :class:`~loveformal.observation.Observation` (the same for every history of the set:
     the sets are keyed on it) and its legal actions there. It returns either one action,
     played with probability 1, or a mapping from actions to probabilities (numbers ≥ 0, as
-    :func:`~loveformal.solver.endgame.exact_number` reads them; legal actions left out get
+    :func:`~loveformal.solver.expectimax.exact_number` reads them; legal actions left out get
     0, an action that is not legal here may only get 0; weights that do not sum to 1 are
     normalised). An action may be given as the engine action or as its text, as ``loveformal
     solve`` prints it (``play Guard on P1 guessing Priest``; case and spacing ignored).
@@ -183,6 +185,9 @@ class EndgameResult:
     seconds: dict[str, float]
     notes: tuple[str, ...]
     game: Game = field(repr=False, compare=False)
+    prior: str | None = None
+    """The prior over the root deals, by name (its function's qualified name; ``loveformal
+    solve`` gives its ``--prior`` text), or None for every arrangement equally likely."""
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON-ready data."""
@@ -198,6 +203,7 @@ class EndgameResult:
             "method": self.method,
             "utility": self.utility,
             "opponents": self.opponents,
+            "prior": self.prior,
             "value": self.value_float,
             "value_exact": frac(self.value),
             "bracket": None if self.bracket is None else [str(b) for b in self.bracket],
@@ -246,12 +252,19 @@ def _root_infoset(eg: Endgame, seat: int, prior: bool) -> Infoset | None:
     # A scan by equality, not ``Game.infoset_index``: its table hashes every infoset key (the
     # events' enum fields are slow to hash), and the root's infosets are numbered first.
     found = next((i for i in eg.game.infosets if i.player == seat and i.key == key), None)
-    if found is None and not prior:
+    if found is None and not (prior and _consistent(state)):
         raise MalformedInput(
             "the position's own deal is not among the consistent deals (its hands contradict "
             "what a seat knows)"
         )
     return found
+
+
+def _consistent(state: State) -> bool:
+    """Whether the position's own deal is among its consistent deals (without a prior)."""
+    actual = actual_deal(state)
+    own = (tuple(sort_cards(h) for h in actual.hands), actual.set_aside, actual.pile)
+    return any((d.hands, d.set_aside, d.pile) == own for d in enumerate_deals(state))
 
 
 def _root_probs(game: Game) -> dict[int, Fraction]:
@@ -416,9 +429,8 @@ def _observed_choice(
     def resolve(item: object) -> Action | None:
         if isinstance(item, str):
             return by_text.get(_action_text(item))
-        if item in legal:
-            return item
-        return None
+        # By type first: the user's object's own __eq__ is never called.
+        return next((a for a in legal if type(a) is type(item) and a == item), None)
 
     def illegal(item: object) -> MalformedInput:
         return MalformedInput(f"{where}: {item!r} is not a legal action (legal: {known})")
@@ -454,6 +466,11 @@ def _check_opponents(opponents: Opponents, seat: int, state: State) -> tuple[Opp
     the seat solved for (with a note), so that one set of models serves every ``seat``."""
 
     def check(model: object, where: str) -> None:
+        if not isinstance(model, str | ObservationModel | Mapping) and not callable(model):
+            raise MalformedInput(
+                f"opponent models: {where}{model!r} is not a model (a name, an "
+                "ObservationModel, or per seat a policy over information-set keys)"
+            )
         if isinstance(model, str) and model not in MODELS:
             raise MalformedInput(
                 f"{where}unknown opponent model {model!r} (expected one of {', '.join(MODELS)})"
@@ -475,9 +492,17 @@ def _check_opponents(opponents: Opponents, seat: int, state: State) -> tuple[Opp
         return opponents, []
     notes: list[str] = []
     kept: dict[int, OpponentModel | ObservationModel | Policy] = {}
-    for p, model in opponents.items():
-        if not isinstance(p, int) or not 0 <= p < state.players:
-            raise MalformedInput(f"opponent models: there is no seat {p!r} (P1..P{state.players})")
+    seen: set[int] = set()
+    for key, model in opponents.items():
+        p = _seat_index(key)
+        if p is None or not 0 <= p < state.players:
+            raise MalformedInput(
+                f"opponent models: there is no seat {key!r} (seats are 0..{state.players - 1}, "
+                f"P1..P{state.players})"
+            )
+        if p in seen:
+            raise MalformedInput(f"opponent models: {seat_name(p)} is given twice")
+        seen.add(p)
         check(model, f"{seat_name(p)}: ")
         if p == seat:
             notes.append(
@@ -494,6 +519,16 @@ def _check_opponents(opponents: Opponents, seat: int, state: State) -> tuple[Opp
     if missing:
         raise MalformedInput(f"opponent models: none given for {', '.join(missing)}")
     return kept, notes
+
+
+def _seat_index(key: object) -> int | None:
+    """A seat index given as an integer of any kind (not a bool), else None."""
+    if isinstance(key, bool | np.bool_):
+        return None
+    try:
+        return operator.index(key)  # type: ignore[arg-type]  # anything with __index__
+    except TypeError:
+        return None
 
 
 def _takes_one_argument(function: Callable[..., object]) -> bool:
@@ -677,6 +712,7 @@ def _solve_position(
         method=method,
         utility=utility,
         opponents=opp_text,
+        prior=None if prior is None else getattr(prior, "__qualname__", None) or repr(prior),
         value=value,
         value_float=value_float,
         bracket=bracket,

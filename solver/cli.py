@@ -320,11 +320,9 @@ def solve_command(
         except OSError as exc:
             raise _fail(f"--graph: cannot write {graph}: {exc.strerror or exc}") from None
     if prior is not None:
-        result = replace(result, notes=(*result.notes, f"prior: {prior}"))
+        result = replace(result, prior=prior, notes=(*result.notes, f"prior: {prior}"))
     if json_out:
-        data = result.to_json()
-        data["prior"] = prior
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
         typer.echo(render(result))
         if graph is not None:

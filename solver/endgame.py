@@ -81,8 +81,8 @@ game extends to one of the full tree (:func:`extend_strategy`).
 from __future__ import annotations
 
 import gc
+import inspect
 import math
-import numbers
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
@@ -104,6 +104,7 @@ from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, DrawPile, Phase, State
 
 from .efg import CHANCE, DECISION, TERMINAL, Game, GameBuilder, InfosetSpec, tree_game
+from .expectimax import exact_number
 
 if TYPE_CHECKING:
     from .levels import LevelBuild
@@ -162,8 +163,8 @@ Prior = Callable[[State, int], "Fraction | int | float | Decimal | np.number[Any
 (relative probability) in place of ``arrangements``, its number of card-instance arrangements
 (the uniform weight). The state is :func:`deal_state`: the dealt hands and set-aside card, the
 pile's unseen part as an unordered multiset (its order is drawn below the root). A weight is a
-number ≥ 0 (:func:`exact_number`: a float is read as the decimal it prints as, 0.3 is 3/10); a
-deal of weight 0 is left out. The prior is common knowledge: every seat reasons with it."""
+number ≥ 0 (:func:`~loveformal.solver.expectimax.exact_number`: 0.3 is 3/10); a deal of
+weight 0 is left out. The prior is common knowledge: every seat reasons with it."""
 
 _TERMINAL_PHASES = (Phase.ROUND_OVER, Phase.GAME_OVER)
 
@@ -440,6 +441,8 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
         raise MalformedInput("the hands and the set-aside card hold more cards than are unseen")
     caps0 = [sizes[i] - sum(need[i].values()) for i in range(n_seats)] + [aside, pile_size]
     kinds = [c for c in sort_cards(counts) if free[c] > 0]
+    if prior is not None:
+        _check_prior_signature(prior)
     deals: list[Deal] = []
     consistent = [0]
     zones_n = n_seats + 2
@@ -497,6 +500,27 @@ def _arrangements(
     return num // den
 
 
+def _check_prior_signature(prior: Prior) -> None:
+    try:
+        inspect.signature(prior).bind(None, None)
+    except TypeError:
+        takes = "one argument" if _binds_one(prior) else "other arguments"
+        raise MalformedInput(
+            f"the prior is called as prior(deal_state, arrangements) (arrangements: the deal's "
+            f"uniform weight), but it takes {takes}"
+        ) from None
+    except ValueError:  # no signature to read (a builtin): the call decides
+        pass
+
+
+def _binds_one(function: Callable[..., object]) -> bool:
+    try:
+        inspect.signature(function).bind(None)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def _prior_weight(prior: Prior, state: State, deal: Deal) -> Fraction:
     """The prior's weight of ``deal`` (:data:`Prior`); MalformedInput for anything else."""
     where = f"the prior, for the deal {deal.label()}"
@@ -505,40 +529,6 @@ def _prior_weight(prior: Prior, state: State, deal: Deal) -> Fraction:
     except (Exception, SystemExit) as exc:  # the user's code: reported, never a traceback
         raise MalformedInput(f"{where}: raised {type(exc).__name__}: {exc}") from None
     return exact_number(w, f"{where}: weight")
-
-
-USER_NUMBER = "a number >= 0 (int, float, Fraction, Decimal or a NumPy number)"
-
-
-def exact_number(value: object, where: str) -> Fraction:
-    """A probability or weight from a user's code as an exact Fraction ≥ 0: an integer or a
-    rational as it is, a ``Decimal`` exactly, a float (Python's or NumPy's) as the decimal it
-    prints as (0.3 is 3/10). MalformedInput naming ``where`` for anything else (a bool, a
-    string, NaN, an infinity, a negative number)."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Number):
-        raise MalformedInput(f"{where}: expected {USER_NUMBER}, got {value!r}")
-    try:
-        if isinstance(value, numbers.Rational):
-            q = Fraction(int(value.numerator), int(value.denominator))
-        elif isinstance(value, Decimal):
-            q = Fraction(value)
-        elif isinstance(value, float | np.floating):
-            q = Fraction(str(value))  # NumPy's str is its shortest round-trip decimal too
-        else:
-            raise TypeError
-    except (ValueError, OverflowError, TypeError, ArithmeticError):
-        kind = "is not finite" if _not_finite(value) else f"is not {USER_NUMBER}"
-        raise MalformedInput(f"{where}: {value!r} {kind}") from None
-    if q < 0:
-        raise MalformedInput(f"{where}: {value!r} is negative")
-    return q
-
-
-def _not_finite(value: object) -> bool:
-    try:
-        return not math.isfinite(cast(float, value))
-    except (TypeError, ValueError):
-        return False
 
 
 def deal_state(state: State, deal: Deal) -> State:

@@ -28,13 +28,17 @@ opponents' mixed actions.)
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from loveformal.errors import MalformedInput
 
 from .efg import (
     CHANCE,
@@ -81,19 +85,51 @@ the certificate's integers stay a few dozen digits long, where nearest fractions
 most 2.7e-20, far below the LP's own error."""
 
 
-def _to_fraction(p: Number, where: object) -> Fraction:
-    if isinstance(p, bool) or not isinstance(p, Fraction | float | int):
-        raise TypeError(f"{where}: probability must be a number, got {p!r}")
-    if isinstance(p, float):
-        if p != p or p in (float("inf"), float("-inf")):
-            raise ValueError(f"{where}: probability {p!r} is not finite")
-        q = Fraction(p).limit_denominator(NEAREST_LIMIT)
-        if q.denominator > RATIONAL_DENOMINATOR:
-            q = Fraction(round(p * GRID), GRID)
+NUMBER_KINDS = "int, float, Fraction, Decimal or a NumPy number"
+
+
+def exact_number(value: object, where: object) -> Fraction:
+    """A probability or weight given as a number, exactly (≥ 0). The one reading of numbers
+    from outside — an LP's floats, a user's policy, opponent model or prior:
+
+    * an integer or a rational (``int``, ``Fraction``, NumPy integers) as it is, a
+      ``Decimal`` exactly;
+    * a float (Python's or NumPy's; a NumPy float of another precision first as the decimal
+      it prints as) as its nearest fraction with a denominator of at most
+      :data:`NEAREST_LIMIT` when that denominator is at most :data:`RATIONAL_DENOMINATOR`
+      (0.3 is 3/10, ``1/3`` is 1/3, ``0.1 + 0.2`` is 3/10), else rounded to the nearest
+      multiple of ``1 / GRID``.
+
+    Raises :class:`~loveformal.errors.MalformedInput` (a ``ValueError``) naming ``where``
+    (rendered only then) for anything else: a bool, a string, ``None``, a complex number, NaN,
+    an infinity, a negative number."""
+    if type(value) is float:  # the common case first
+        p = value
+    elif isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Number):
+        raise MalformedInput(f"{where}: expected a number >= 0 ({NUMBER_KINDS}), got {value!r}")
+    elif isinstance(value, numbers.Rational):
+        return _not_negative(Fraction(int(value.numerator), int(value.denominator)), value, where)
+    elif isinstance(value, Decimal):
+        if not value.is_finite():
+            raise MalformedInput(f"{where}: {value!r} is not finite")
+        return _not_negative(Fraction(value), value, where)
+    elif isinstance(value, np.floating):
+        p = float(value) if isinstance(value, np.float64) else float(str(value))
+    elif isinstance(value, float):  # a float subclass
+        p = float(value)
     else:
-        q = Fraction(p)
+        raise MalformedInput(f"{where}: {value!r} is not a number >= 0 ({NUMBER_KINDS})")
+    if not math.isfinite(p):
+        raise MalformedInput(f"{where}: {value!r} is not finite")
+    q = Fraction(p).limit_denominator(NEAREST_LIMIT)
+    if q.denominator > RATIONAL_DENOMINATOR:
+        q = Fraction(round(p * GRID), GRID)
+    return _not_negative(q, value, where)
+
+
+def _not_negative(q: Fraction, value: object, where: object) -> Fraction:
     if q < 0:
-        raise ValueError(f"{where}: negative probability {p!r}")
+        raise MalformedInput(f"{where}: {value!r} is negative")
     return q
 
 
@@ -133,10 +169,10 @@ def exact_policy(game: Game, player: int, policy: Policy) -> ExactStrategy:
             p = probs.get(a, 0)
             q = cache.get(p) if type(p) is float else None
             if q is None:
-                q = _to_fraction(p, _Where(player, info.key, a))
+                q = exact_number(p, _Where(player, info.key, a))
                 if type(p) is float:
                     cache[p] = q
-            rounded = rounded or type(p) is float
+            rounded = rounded or isinstance(p, float | np.floating)
             raw.append(q)
         # In integers over the least common denominator.
         common = math.lcm(*[q.denominator for q in raw])

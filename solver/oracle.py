@@ -284,7 +284,8 @@ class SequenceTree:
 
 
 def _first_of_runs(keys: IntArray) -> IntArray:
-    """Where each run of equal values of the sorted ``keys`` begins."""
+    """Where each run of equal values of ``keys`` begins: for sorted keys ≥ 0 (the callers'
+    information-set numbers), the first index of each distinct key, as ``np.unique`` gives."""
     return np.flatnonzero(np.diff(keys, prepend=-1))
 
 
@@ -414,7 +415,8 @@ WARM_ITERATIONS = 100
 """Iterations of CFR+ whose average picks the first restricted game. With the LP grown in
 halves, 100 was the best compromise on the benchmark positions (module docstring): 200 was
 slower on all of them, 50 faster on the smaller ones but nearly twice as slow with 5 cards
-left."""
+left. The 100 iterations take 1.9–2.0 s on the saved matrices of classic with 5 cards left
+(seed 5001; best of three, twice), 2.4–2.5 s before regret matching worked on slices."""
 SUPPORT_THRESHOLD = 1e-3
 """Conditional probability at which an action of the CFR+ average joins the first
 restricted game."""

@@ -3,17 +3,19 @@
     --opponents MODEL | P2=MODEL,P3=MODEL,...      MODEL: random | heuristic | FUNCTION
     --prior FUNCTION
 
-``FUNCTION`` is ``FILE.py:NAME`` (a Python file, loaded as it is; its directory is put on
-``sys.path``, so it can import files next to it) or ``MODULE:NAME`` (a module importable from
-the current directory or ``sys.path``). An opponent function is an
-:class:`~loveformal.solver.analysis.ObservationModel`'s ``choose(observation, legal)``; a prior
-is a :data:`~loveformal.solver.endgame.Prior`, ``prior(deal_state, arrangements) -> weight``.
+``FUNCTION`` is ``FILE.py:NAME`` (a Python file, loaded once however often it is named; its
+directory is added to the end of ``sys.path``, so it can import files next to it) or
+``MODULE:NAME`` (a module importable from ``sys.path`` or, after it, the current directory).
+An opponent function is an :class:`~loveformal.solver.analysis.ObservationModel`'s
+``choose(observation, legal)``; a prior is a :data:`~loveformal.solver.endgame.Prior`,
+``prior(deal_state, arrangements) -> weight``.
 Anything that cannot be loaded is a :class:`~loveformal.errors.MalformedInput` naming the
 option, the file or module and what is wrong.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -35,23 +37,25 @@ def load_function(spec: str, option: str) -> Callable[..., Any]:
     """The function ``FILE.py:NAME`` or ``MODULE:NAME`` names (see the module docstring)."""
     source, sep, name = spec.strip().rpartition(":")
     if not sep or not source or not name.isidentifier():
-        raise MalformedInput(
-            f"{option} {spec!r}: expected FILE.py:FUNCTION or MODULE:FUNCTION"
-            + (f" or one of {', '.join(MODELS)}" if option == "--opponents" else "")
-        )
+        also = f" or one of {', '.join(MODELS)}" if option == "--opponents" else ""
+        raise MalformedInput(f"{option} {spec}: expected FILE.py:FUNCTION or MODULE:FUNCTION{also}")
     where = f"{option} {spec}"
-    try:
-        if source.endswith(".py") or "/" in source or "\\" in source:
-            module = _load_file(Path(source), where)
+    is_file = source.endswith(".py") or "/" in source or "\\" in source
+    path = Path(source)
+    if is_file and path.is_dir():
+        raise MalformedInput(f"{where}: {path} is a directory, not a Python file")
+    if is_file and not path.is_file():
+        raise MalformedInput(f"{where}: no such file {path}")
+    try:  # the user's code, run or asked for a name: any error in one line, never a traceback
+        if is_file:
+            module = _load_file(path)
         else:
             _on_path(os.getcwd())
             module = importlib.import_module(source)
-    except MalformedInput:
-        raise
-    except (Exception, SystemExit) as exc:  # the user's code: one line, never a traceback
+        function = getattr(module, name, None)
+    except (Exception, SystemExit) as exc:
         problem = f"{type(exc).__name__}: {exc}"
         raise MalformedInput(f"{where}: cannot load {source}: {problem}") from None
-    function = getattr(module, name, None)
     if function is None:
         raise MalformedInput(f"{where}: {source} has no {name!r}")
     if not callable(function):
@@ -59,18 +63,15 @@ def load_function(spec: str, option: str) -> Callable[..., Any]:
     return function  # type: ignore[no-any-return]  # user code: checked callable above
 
 
-def _load_file(path: Path, where: str) -> object:
-    if path.is_dir():
-        raise MalformedInput(f"{where}: {path} is a directory, not a Python file")
-    if not path.is_file():
-        raise MalformedInput(f"{where}: no such file {path}")
-    name = f"_loveformal_user_{abs(hash(str(path.resolve())))}"
+def _load_file(path: Path) -> object:
+    resolved = str(path.resolve())
+    name = "_loveformal_user_" + hashlib.sha256(resolved.encode()).hexdigest()[:16]
     if name in sys.modules:  # the same file for another seat: loaded once
         return sys.modules[name]
     _on_path(str(path.resolve().parent))
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise MalformedInput(f"{where}: {path} cannot be loaded as Python")
+        raise ImportError(f"{path} cannot be loaded as Python")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look the module up by name
     try:
@@ -82,8 +83,10 @@ def _load_file(path: Path, where: str) -> object:
 
 
 def _on_path(directory: str) -> None:
+    """Let the user's code import modules from ``directory`` (after every other place, so
+    that nothing installed is shadowed by a file there)."""
     if directory not in sys.path:
-        sys.path.insert(0, directory)
+        sys.path.append(directory)
 
 
 def _model(text: str) -> OpponentModel | ObservationModel:

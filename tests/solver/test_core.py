@@ -379,7 +379,7 @@ def test_policies_are_validated_and_made_exact() -> None:
         certify(game, [{}, {"guess": HALF}])
     with pytest.raises(ValueError, match=r"unknown action\(s\) \['X'\]"):
         exact_policy(game, 0, {"coin": {"X": 1}})
-    with pytest.raises(ValueError, match="negative probability"):
+    with pytest.raises(ValueError, match=r"action 'H': -0\.5 is negative"):
         exact_policy(game, 0, {"coin": {"H": -0.5, "T": 1.5}})
     with pytest.raises(ValueError, match="all action probabilities are 0"):
         exact_policy(game, 0, {"coin": {"H": 0}})

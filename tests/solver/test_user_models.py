@@ -5,6 +5,7 @@ solve --prior / --opponents``). OpenSpiel checks both independently
 from __future__ import annotations
 
 import json
+import random
 import sys
 from collections.abc import Callable, Mapping
 from decimal import Decimal
@@ -18,13 +19,19 @@ from typer.testing import CliRunner
 
 from loveformal import cli
 from loveformal.actions import Action, Play
+from loveformal.engine import new_match
 from loveformal.errors import MalformedInput
+from loveformal.knowledge import knowledge_table
 from loveformal.notation import parse_position
 from loveformal.observation import Observation
+from loveformal.rulebook import make_ruleset
+from loveformal.sampling import random_step
 from loveformal.solver.analysis import EndgameResult, ObservationModel, Opponents, solve_position
 from loveformal.solver.endgame import Deal, build_endgame, enumerate_deals
+from loveformal.solver.expectimax import exact_number
 from loveformal.solver.pimc import minimax_values
-from loveformal.state import State
+from loveformal.solver.plugins import load_function
+from loveformal.state import Phase, State
 
 from .test_endgame import D, endgame
 
@@ -59,6 +66,8 @@ def test_a_prior_proportional_to_the_arrangements_changes_nothing() -> None:
     _same(uniform, scaled)
     assert any("weighted by the given prior" in n for n in scaled.notes)
     assert not any("prior" in n for n in uniform.notes)
+    assert uniform.prior is None and uniform.to_json()["prior"] is None
+    assert scaled.prior is not None and "lambda" in scaled.prior
 
 
 def test_a_prior_on_one_deal_is_that_deal_solved_face_up() -> None:
@@ -92,6 +101,43 @@ def test_a_prior_that_rules_out_the_seats_hand_leaves_no_action_table() -> None:
     r = solve_position(state, prior=no_double_guard, pimc=False)
     assert r.actions == () and r.value is not None and r.exploitability == 0
     assert any("actual hand (Guard, Guard) probability 0" in n for n in r.notes)
+    other = solve_position(state, seat=1, prior=no_double_guard, pimc=False)
+    assert other.value == -r.value  # zero-sum: the same game seen from P2
+
+
+def _contradicted_state() -> State:
+    """A 2-player classic state reached by play in which P2 knows a card P1 holds, then that
+    card swapped with the set-aside card (of another kind): P1, to play, holds a hand no
+    consistent deal gives it."""
+    seed = 0
+    while True:
+        rng = random.Random(seed)
+        s = new_match(make_ruleset("classic"), 2)
+        while not s.round_over:
+            known = knowledge_table(s, 1)[0] if s.phase is Phase.PLAY else ()
+            if s.turn == 0 and s.pile.size <= 2 and len(known) == 1:
+                (card,) = known
+                hand = list(s.seats[0].hand)
+                aside = s.set_aside
+                if aside is not None and aside is not card and hand.count(card) == 1:
+                    hand[hand.index(card)] = aside
+                    seats = (s.seats[0]._replace(hand=tuple(hand)), *s.seats[1:])
+                    return s._replace(seats=seats, set_aside=card)
+                break
+            s, _ = random_step(s, rng)
+        seed += 1
+
+
+def test_a_prior_does_not_hide_a_contradictory_position() -> None:
+    state = _contradicted_state()
+    for prior in (None, lambda s, n: n):
+        with pytest.raises(MalformedInput, match="own deal is not among the consistent deals"):
+            solve_position(state, prior=prior, pimc=False)
+
+
+def test_a_one_argument_prior_is_told_the_signature() -> None:
+    with pytest.raises(MalformedInput, match=r"prior\(deal_state, arrangements\).*one argument"):
+        solve_position(parse_position(D), prior=cast(Any, lambda s: 1), pimc=False)
 
 
 def test_a_prior_sees_each_deal_once_with_its_uniform_weight() -> None:
@@ -115,6 +161,17 @@ def test_a_prior_sees_each_deal_once_with_its_uniform_weight() -> None:
 def test_a_weight_is_read_exactly_as_it_prints(weight: Any) -> None:
     deals = enumerate_deals(parse_position(D), prior=lambda s, n: weight)
     assert {d.weight for d in deals} == {Fraction(3, 10)}
+
+
+def test_floats_are_read_as_the_fraction_they_stand_for() -> None:
+    """One reading of floats for priors, opponent models and the LP's own floats."""
+    assert exact_number(1 / 3, "w") == Fraction(1, 3)
+    assert exact_number(0.1 + 0.2, "w") == Fraction(3, 10)
+    assert exact_number(np.float32(0.3), "w") == Fraction(3, 10)  # as it prints: 0.3
+    pi = exact_number(3.141592653589793, "w")  # no simple fraction: the 2^-64 grid, where
+    assert pi == Fraction(3.141592653589793)  # this float lies (its denominator is 2^48)
+    tiny = exact_number(1e-30, "w")  # its nearest fraction with a 9-digit denominator: 0
+    assert tiny == 0
 
 
 def test_integer_weights_of_any_kind() -> None:
@@ -181,6 +238,13 @@ def test_a_uniform_observation_model_is_the_random_model(text: str) -> None:
         _same(random, solve_position(state, opponents=ObservationModel("u", fn), pimc=False))
 
 
+def test_seats_as_numpy_integers() -> None:
+    state = parse_position(THREE)
+    seats: Any = {np.int64(0): "random", np.int32(1): "random"}  # typed int in the API
+    r = solve_position(state, opponents=seats)
+    _same(solve_position(state, opponents="random"), r)
+
+
 def test_models_per_seat() -> None:
     state = parse_position(THREE)
     random = solve_position(state, opponents="random", pimc=False)
@@ -194,6 +258,27 @@ def test_models_per_seat() -> None:
         first,
         solve_position(state, opponents={0: "random", 1: ObservationModel("g", _first_by_mapping)}),
     )
+
+
+class _Seat:
+    """A seat index of a user's own integer type."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __index__(self) -> int:
+        return self.index
+
+
+class _Unequal:
+    def __eq__(self, other: object) -> bool:
+        raise TypeError("no comparison")
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "unequal"
 
 
 def _returning(answer: object) -> Callable[[Observation, tuple[Action, ...]], object]:
@@ -212,6 +297,8 @@ def _returning(answer: object) -> Callable[[Observation, tuple[Action, ...]], ob
         ({"play Princess": np.float64("nan")}, "probability of play Princess: .* not finite"),
         (3, "3 is not a legal action"),
         (None, "None is not a legal action"),
+        (np.array([1, 2]), r"array\(\[1, 2\]\) is not a legal action"),
+        (_Unequal(), "unequal is not a legal action"),
     ],
 )
 def test_a_bad_model_answer_is_refused_naming_the_seat(answer: object, message: str) -> None:
@@ -282,6 +369,10 @@ def test_a_plain_function_is_refused_with_what_to_do() -> None:
         ({0: "random", 5: "random"}, "there is no seat 5"),
         ({0: "random", 1: "clever"}, "P2: unknown opponent model 'clever'"),
         ("clever", "unknown opponent model 'clever'"),
+        ({True: "random", 2: "random"}, "there is no seat True"),
+        ({0: "random", 1: 3}, "P2: 3 is not a model"),
+        ({0: "random", 1: "random", _Seat(1): "random"}, "P2 is given twice"),
+        (3, "3 is not a model"),
     ],
 )
 def test_bad_opponent_models_are_refused_before_building(
@@ -385,6 +476,12 @@ def test_cli_user_code_imports_from_its_directory_and_the_current_one(
     assert json.loads(r.output)["value_exact"] == str(random.value)
 
 
+def test_one_file_is_loaded_once(plugin: Path) -> None:
+    first = load_function(f"{plugin}:lowest", "--opponents")
+    again = load_function(f"{plugin}:uniform", "--opponents")
+    assert sys.modules[first.__module__] is sys.modules[again.__module__]
+
+
 def test_cli_loads_a_module_function() -> None:
     # Any importable module: this one's uniform model is the random model.
     r = invoke("solve", THREE, "--opponents", f"{__name__}:_uniform", "--json")
@@ -402,6 +499,8 @@ def test_cli_loads_a_module_function() -> None:
         ("--opponents", "{plugin}:NOT_A_FUNCTION", "is not a function"),
         ("--opponents", "{broken}:f", "cannot load .*SyntaxError"),
         ("--opponents", "{exits}:f", "cannot load .*SystemExit: 5"),
+        ("--opponents", "{lazy}:f", "cannot load .*RuntimeError: no such name"),
+        ("--opponents", "{parses}:f", "--opponents .*parses.py:f: cannot load .*MalformedInput"),
         ("--opponents", "no_such_module_xyz:f", "cannot load no_such_module_xyz: "),
         ("--opponents", "clever", "unknown model 'clever'"),
         ("--opponents", "P2=", "is not SEAT=MODEL"),
@@ -418,11 +517,19 @@ def test_cli_bad_user_code_is_one_line(
     broken.write_text("def f(:\n")
     exits = tmp_path / "exits.py"
     exits.write_text("import sys\nsys.exit(5)\n")
-    text = spec.format(dir=tmp_path, plugin=plugin, broken=broken, exits=exits)
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text("def __getattr__(name):\n    raise RuntimeError('no such name')\n")
+    parses = tmp_path / "parses.py"
+    parses.write_text("from loveformal.notation import parse_position\nparse_position('x')\n")
+    text = spec.format(
+        dir=tmp_path, plugin=plugin, broken=broken, exits=exits, lazy=lazy, parses=parses
+    )
     position = D if option == "--prior" else THREE
     r = invoke("solve", position, option, text)
     assert r.exit_code == 2, r.output
     assert "Traceback" not in r.output
-    error = r.output.strip().splitlines()[-1]
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1, r.output
+    error = lines[0]
     assert error.startswith("loveformal: error: ")
     assert __import__("re").search(message, error), error
