@@ -364,8 +364,8 @@ def test_three_player_best_response_agrees(seat: int) -> None:
 def _lowest_card(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, int]:
     """An opponent model: play a lowest-valued card, its targets and guesses weighted 1, 2,
     3, ... in the legal order (a deterministic function of what the seat sees)."""
-    low = min(a.card.value for a in legal if isinstance(a, Play))
-    chosen = [a for a in legal if isinstance(a, Play) and a.card.value == low]
+    low = min(obs.rules.value(a.card) for a in legal if isinstance(a, Play))
+    chosen = [a for a in legal if isinstance(a, Play) and obs.rules.value(a.card) == low]
     return {a: i + 1 for i, a in enumerate(chosen)}
 
 

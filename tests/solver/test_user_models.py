@@ -394,8 +394,8 @@ PLUGIN = """
 from loveformal.actions import Play
 
 def lowest(obs, legal):
-    low = min(a.card.value for a in legal if isinstance(a, Play))
-    return {a: 1 for a in legal if isinstance(a, Play) and a.card.value == low}
+    low = min(obs.rules.value(a.card) for a in legal if isinstance(a, Play))
+    return {a: 1 for a in legal if isinstance(a, Play) and obs.rules.value(a.card) == low}
 
 def uniform(obs, legal):
     return {str(a): 1 for a in legal}
@@ -415,8 +415,8 @@ def plugin(tmp_path: Path) -> Path:
 
 
 def _lowest(obs: Observation, legal: tuple[Action, ...]) -> Mapping[Action, int]:
-    low = min(a.card.value for a in legal if isinstance(a, Play))
-    return {a: 1 for a in legal if isinstance(a, Play) and a.card.value == low}
+    low = min(obs.rules.value(a.card) for a in legal if isinstance(a, Play))
+    return {a: 1 for a in legal if isinstance(a, Play) and obs.rules.value(a.card) == low}
 
 
 def test_cli_opponents_from_a_file(plugin: Path) -> None:
@@ -474,6 +474,23 @@ def test_cli_user_code_imports_from_its_directory_and_the_current_one(
     r = invoke("solve", THREE, "--opponents", "in_cwd_lf:uniform", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["value_exact"] == str(random.value)
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "opponent_models.py"
+
+
+def test_the_documented_examples_run() -> None:
+    r = invoke("solve", THREE, "--opponents", f"{EXAMPLES}:cautious", "--json")
+    assert r.exit_code == 0, r.output
+    cautious = ObservationModel("c", load_function(f"{EXAMPLES}:cautious", "--opponents"))
+    expected = solve_position(parse_position(THREE), opponents=cautious)
+    random = solve_position(parse_position(THREE), opponents="random")
+    assert json.loads(r.output)["value_exact"] == str(expected.value) != str(random.value)
+    r = invoke("solve", D, "--prior", f"{EXAMPLES}:p2_kept_a_high_card", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["exploitability"] == 0 and data["prior"].endswith(":p2_kept_a_high_card")
+    assert data["value_exact"] != "-4/5"  # the uniform value: the prior matters here
 
 
 def test_one_file_is_loaded_once(plugin: Path) -> None:
