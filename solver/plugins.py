@@ -99,6 +99,11 @@ def _model(text: str) -> OpponentModel | ObservationModel:
             f"--opponents: unknown model {name!r} (expected one of {', '.join(MODELS)}, "
             "or FILE.py:FUNCTION or MODULE:FUNCTION)"
         )
+    seat, _, rest = name.partition(":")
+    if _SEAT.fullmatch(seat.strip()):  # P2:random — a seat, not a module called P2
+        raise MalformedInput(
+            f"--opponents: {name!r}: a seat's model is given as {seat.strip()}={rest.strip()}"
+        )
     return ObservationModel(name, load_function(name, "--opponents"))
 
 
@@ -124,5 +129,6 @@ def parse_opponents(text: str, players: int) -> Opponents:
     return out
 
 
+_SEAT = re.compile(r"[Pp]\d+")
 _ENTRY = re.compile(r"\s*[Pp]\d+\s*=")
 _NEXT_ENTRY = re.compile(r",(?=\s*[Pp]\d+\s*=)")

@@ -523,6 +523,7 @@ def test_cli_loads_a_module_function() -> None:
         ("--opponents", "P2=", "is not SEAT=MODEL"),
         ("--opponents", "P9=random", "unknown seat"),
         ("--opponents", "P1=random,P1=random", "P1 is given twice"),
+        ("--opponents", "P2:random", "a seat's model is given as P2=random"),
         ("--prior", "{plugin}", "expected FILE.py:FUNCTION or MODULE:FUNCTION"),
         ("--prior", "{plugin}:lowest", "the prior, for the deal .*raised"),
     ],
