@@ -36,13 +36,12 @@ equilibrium.
 
 from __future__ import annotations
 
-import inspect
 import operator
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, cast
+from typing import Any, Literal, SupportsIndex, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -64,6 +63,7 @@ from .endgame import (
     Prior,
     Progress,
     Utility,
+    accepts,
     actual_deal,
     build_endgame,
     deal_state,
@@ -475,7 +475,7 @@ def _check_opponents(opponents: Opponents, seat: int, state: State) -> tuple[Opp
             raise MalformedInput(
                 f"{where}unknown opponent model {model!r} (expected one of {', '.join(MODELS)})"
             )
-        if callable(model) and not _takes_one_argument(model):
+        if callable(model) and accepts(model, 1) is False:
             raise MalformedInput(
                 f"{where}a policy function is called with an information-set key; wrap a "
                 "function of (observation, legal) in ObservationModel(name, function)"
@@ -523,22 +523,9 @@ def _check_opponents(opponents: Opponents, seat: int, state: State) -> tuple[Opp
 
 def _seat_index(key: object) -> int | None:
     """A seat index given as an integer of any kind (not a bool), else None."""
-    if isinstance(key, bool | np.bool_):
+    if isinstance(key, bool | np.bool_) or not isinstance(key, SupportsIndex):
         return None
-    try:
-        return operator.index(key)  # type: ignore[arg-type]  # anything with __index__
-    except TypeError:
-        return None
-
-
-def _takes_one_argument(function: Callable[..., object]) -> bool:
-    try:
-        inspect.signature(function).bind(None)
-    except TypeError:
-        return False
-    except ValueError:  # no signature to read (a builtin): let the call decide
-        return True
-    return True
+    return operator.index(key)
 
 
 def opponents_text(opponents: Opponents) -> str:

@@ -136,6 +136,8 @@ def render(result: EndgameResult) -> str:
         f"seat: {seat_name(result.seat)}   method: {result.method}   utility: {result.utility}"
         + f" ({utility_text(result.utility, result.players)})",
     ]
+    if result.prior is not None:
+        lines.append(f"prior over the deals: {result.prior}")
     if result.actions:
         lines.append("")
         width = max(len(a.text) for a in result.actions)
@@ -320,7 +322,7 @@ def solve_command(
         except OSError as exc:
             raise _fail(f"--graph: cannot write {graph}: {exc.strerror or exc}") from None
     if prior is not None:
-        result = replace(result, prior=prior, notes=(*result.notes, f"prior: {prior}"))
+        result = replace(result, prior=prior)  # named as the user wrote it
     if json_out:
         typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:

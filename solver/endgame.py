@@ -501,23 +501,24 @@ def _arrangements(
 
 
 def _check_prior_signature(prior: Prior) -> None:
-    try:
-        inspect.signature(prior).bind(None, None)
-    except TypeError:
-        takes = "one argument" if _binds_one(prior) else "other arguments"
+    if accepts(prior, 2) is False:
+        takes = "one argument" if accepts(prior, 1) else "other arguments"
         raise MalformedInput(
             f"the prior is called as prior(deal_state, arrangements) (arrangements: the deal's "
             f"uniform weight), but it takes {takes}"
-        ) from None
-    except ValueError:  # no signature to read (a builtin): the call decides
-        pass
+        )
 
 
-def _binds_one(function: Callable[..., object]) -> bool:
+def accepts(function: Callable[..., object], count: int) -> bool | None:
+    """Whether ``function`` can be called with ``count`` positional arguments (None when it
+    has no signature to read, as some builtins: then only the call can tell). For a user's
+    function, checked before it is called many times."""
     try:
-        inspect.signature(function).bind(None)
-    except (TypeError, ValueError):
+        inspect.signature(function).bind(*([None] * count))
+    except TypeError:
         return False
+    except ValueError:
+        return None
     return True
 
 

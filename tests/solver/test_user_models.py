@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from collections.abc import Callable, Mapping
 from decimal import Decimal
@@ -437,7 +438,7 @@ def test_cli_prior_from_a_file(plugin: Path) -> None:
     r = invoke("solve", D, "--prior", f"{plugin}:no_p2_princess")
     assert r.exit_code == 0, r.output
     assert "exact value: -3/4" in r.output and "3 deals" in r.output
-    assert f"note: prior: {plugin}:no_p2_princess" in r.output
+    assert f"\nprior over the deals: {plugin}:no_p2_princess\n" in r.output
     data = json.loads(invoke("solve", D, "--prior", f"{plugin}:no_p2_princess", "--json").output)
     assert data["prior"] == f"{plugin}:no_p2_princess" and data["value_exact"] == "-3/4"
 
@@ -550,4 +551,4 @@ def test_cli_bad_user_code_is_one_line(
     assert len(lines) == 1, r.output
     error = lines[0]
     assert error.startswith("loveformal: error: ")
-    assert __import__("re").search(message, error), error
+    assert re.search(message, error), error
