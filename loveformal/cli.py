@@ -46,6 +46,7 @@ from rich.table import Table
 
 from loveformal.engine import is_terminal, new_match
 from loveformal.errors import LoveformalError
+from loveformal.literals import echo, whole_number
 from loveformal.report import (
     cards_table,
     describe_state,
@@ -798,9 +799,10 @@ def verify(
             load_preset(p)  # unknown preset: a clear error, with a suggestion
         counts: list[int] = []
         for text in _split_list(players, "--players"):
-            if not text.isdigit() or int(text) < 2:
-                raise _BadInput(f"--players: {text!r} is not a player count (2 or more)")
-            counts.append(int(text))
+            count = whole_number(text, 2)
+            if count is None or count < 2:
+                raise _BadInput(f"--players: {echo(text)} is not a player count (2 or more)")
+            counts.append(count)
         names = _split_list(sections, "--sections") or list(SECTIONS)
         for section_name in names:
             if section_name not in SECTIONS:

@@ -55,6 +55,7 @@ from loveformal.cards import Card
 from loveformal.engine import legal_actions
 from loveformal.errors import IllegalAction, LoveformalError, MalformedInput
 from loveformal.notation import card_list, option_text, parse_position, ruleset_text
+from loveformal.paths import kind
 from loveformal.rulebook import load_preset, make_ruleset, option_spec, preset_names
 from loveformal.ruleset import OPTION_NAMES, OptionValue, Ruleset
 from loveformal.sampling import settle
@@ -120,7 +121,7 @@ def _card_of(name: str, key: str, text: str) -> Card:
 
 
 def _seat_of(name: str, players: int, key: str, text: str) -> int:
-    m = re.fullmatch(r"[Pp](\d{1,2})", name)
+    m = re.fullmatch(r"[Pp]([0-9]{1,2})", name)
     if m is None or not 1 <= int(m.group(1)) <= players:
         raise _bad_move(key, text, f"expected a seat P1..P{players}, got {name!r}")
     return int(m.group(1)) - 1
@@ -148,7 +149,7 @@ def parse_move(text: str, players: int, key: str = "--move") -> Move:
         raise _bad_move(key, text, "empty move (expected e.g. Guard@P2=Priest)")
     by: int | None = None
     first = toks[0]
-    m = re.fullmatch(r"([Pp]\d{1,2}):(.*)", first)
+    m = re.fullmatch(r"([Pp][0-9]{1,2}):(.*)", first)
     if m is not None:
         by = _seat_of(m.group(1), players, key, text)
         first = m.group(2)
@@ -172,7 +173,9 @@ def parse_move(text: str, players: int, key: str = "--move") -> Move:
             else:
                 fields["target"] = seats[0]
         if guess:
-            g: Guess = int(guess) if re.fullmatch(r"\d{1,2}", guess) else _card_of(guess, key, text)
+            g: Guess = (
+                int(guess) if re.fullmatch(r"[0-9]{1,2}", guess) else _card_of(guess, key, text)
+            )
             fields["guess"] = g
         rest = toks[1:]
     for tok in rest:
@@ -223,7 +226,7 @@ def load_source(arg: str) -> Source:
 
     Raises :class:`MalformedInput` when neither can be read."""
     path = Path(arg)
-    if path.is_file() or (arg.endswith(".toml") and "|" not in arg):
+    if kind(arg) == "file" or (arg.endswith(".toml") and "|" not in arg):
         scenario: Scenario = parse_file(path)
         spec = scenario.position
         options = dict(scenario.rulesets[0].options)
@@ -347,7 +350,7 @@ def _rows(state: State) -> dict[str, str]:
         "protected": _seats([i for i, s in enumerate(seats) if s.protected]),
         "deck": card_list(state.pile.cards())
         if state.pile.known_order
-        else (f"{state.pile.size} cards"),
+        else (f"{state.pile.size} card{'' if state.pile.size == 1 else 's'}"),
         "set-aside": "-" if state.set_aside is None else _card_name(state.set_aside),
         "face-up": card_list(state.face_up),
         "round winners": _seats(state.round_winners) if state.round_over else "-",
@@ -431,6 +434,15 @@ class Comparison:
     """The preset the other columns are explained against."""
 
 
+def _cell_key(col: Column, name: str) -> str:
+    """What a row's cell is compared on: its text, except that an error message names its
+    own column's preset ("the classic deck ...") and is compared without that name."""
+    value = col.rows[name]
+    if col.error is None:
+        return value
+    return re.sub(rf"(?<![\w-]){re.escape(col.preset)}(?![\w-])", "<preset>", value)
+
+
 def compare(source: Source, moves: Sequence[Move], presets: Sequence[str]) -> Comparison:
     """Run ``source`` and ``moves`` under each preset and explain the differences.
 
@@ -462,15 +474,16 @@ def compare(source: Source, moves: Sequence[Move], presets: Sequence[str]) -> Co
     for name in ROW_NAMES:
         values = {c.preset: c.rows[name] for c in columns}
         ran = [c for c in columns if name == "result" or c.error is None]
-        differs = len({values[c.preset] for c in ran}) > 1
+        keys = {c.preset: _cell_key(c, name) for c in ran}
+        differs = len(set(keys.values())) > 1
         responsible: dict[str, list[str]] = {}
         if differs:
-            want = values[ref.preset]
+            want = keys[ref.preset]
             for col in ran:
-                if col is ref or values[col.preset] == want:
+                if col is ref or keys[col.preset] == want:
                     continue
                 runs = flipped[col.preset]
-                why = [o for o, run in runs.items() if run.rows[name] == want]
+                why = [o for o, run in runs.items() if _cell_key(run, name) == want]
                 if not why:
                     rules_b = load_preset(col.preset).ruleset
                     if _deck_differs(ref_rules, rules_b, players):

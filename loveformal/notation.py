@@ -83,6 +83,7 @@ from dataclasses import dataclass
 
 from loveformal.cards import Card, sort_cards
 from loveformal.errors import MalformedInput
+from loveformal.literals import echo, whole_number
 from loveformal.observation import Observation, observation
 from loveformal.position import position
 from loveformal.rulebook import load_preset, make_ruleset, parse_overrides
@@ -327,7 +328,9 @@ def _parse_card(tok_text: str, col: int, field: str) -> Card:
         return Card.parse(tok_text)
     except KeyError:
         known = ", ".join(_card(c) for c in Card)
-        raise _bad(col, field, f"unknown card {tok_text!r} (expected one of: {known})") from None
+        raise _bad(
+            col, field, f"unknown card {echo(tok_text)} (expected one of: {known})"
+        ) from None
 
 
 def _parse_cards(text: str, col: int, field: str) -> tuple[Card, ...]:
@@ -343,21 +346,22 @@ def _parse_cards(text: str, col: int, field: str) -> tuple[Card, ...]:
         offset += len(item) + 1
         name, star, count = item.partition("*")
         if not name:
-            raise _bad(c, field, f"expected a card name, got {item!r}")
+            raise _bad(c, field, f"expected a card name, got {echo(item)}")
         card = _parse_card(name, c, field)
         n = 1
         if star:
-            if not count.isdigit() or not 1 <= int(count) <= MAX_COPIES:
-                raise _bad(c, field, f"expected CARD*N with N in 1..{MAX_COPIES}, got {item!r}")
-            n = int(count)
+            copies = whole_number(count, 2)
+            if copies is None or not 1 <= copies <= MAX_COPIES:
+                raise _bad(c, field, f"expected CARD*N with N in 1..{MAX_COPIES}, got {echo(item)}")
+            n = copies
         out.extend([card] * n)
     return tuple(out)
 
 
 def _parse_seat(text: str, col: int, field: str, players: int) -> int:
-    m = re.fullmatch(r"[Pp](\d{1,3})", text)
+    m = re.fullmatch(r"[Pp]([0-9]{1,3})", text)
     if m is None or not 1 <= int(m.group(1)) <= players:
-        raise _bad(col, field, f"expected a seat P1..P{players}, got {text!r}")
+        raise _bad(col, field, f"expected a seat P1..P{players}, got {echo(text)}")
     return int(m.group(1)) - 1
 
 
@@ -366,14 +370,15 @@ def _parse_seats(text: str, col: int, field: str, players: int) -> tuple[int, ..
         return ()
     seats = tuple(_parse_seat(t, col, field, players) for t in text.split(","))
     if len(set(seats)) != len(seats):
-        raise _bad(col, field, f"a seat is listed twice in {text!r}")
+        raise _bad(col, field, f"a seat is listed twice in {echo(text)}")
     return seats
 
 
 def _int(text: str, col: int, field: str, low: int, high: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
-        raise _bad(col, field, f"expected a whole number {low}..{high}, got {text!r}")
-    return int(text)
+    n = whole_number(text, len(str(high)))
+    if n is None or not low <= n <= high:
+        raise _bad(col, field, f"expected a whole number {low}..{high}, got {echo(text)}")
+    return n
 
 
 _PHASES = {p.value: p for p in Phase}
@@ -431,9 +436,9 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
             "option"
             if "=" in t
             else "players"
-            if re.fullmatch(r"\d+p", t)
+            if re.fullmatch(r"[0-9]+p", t)
             else "round"
-            if re.fullmatch(r"r\d+", t)
+            if re.fullmatch(r"r[0-9]+", t)
             else t.partition(":")[0] + ":"
             if ":" in t
             else t
@@ -460,7 +465,8 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
             raise _bad(
                 tok.col,
                 "header",
-                f"unexpected {t!r} (expected NAME=VALUE, Np, rN, start:Pk, syc:Pk or jester:Pa>Pb)",
+                f"unexpected {echo(t)} "
+                "(expected NAME=VALUE, Np, rN, start:Pk, syc:Pk or jester:Pa>Pb)",
             )
     if rules is None:
         try:
@@ -469,7 +475,7 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
             col = head[1].col if len(head) > 1 else preset_tok.col
             raise _bad(col, "options", str(exc)) from None
 
-    seat_sections = [s for s in sections[1:] if re.fullmatch(r"[Pp]\d+", s[1][0].text)]
+    seat_sections = [s for s in sections[1:] if re.fullmatch(r"[Pp][0-9]+", s[1][0].text)]
     players = len(seat_sections)
     if players_decl is not None and players_decl[0] != players:
         raise _bad(
@@ -502,7 +508,9 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
     for i, (start, toks) in enumerate(seat_sections):
         field = seat_name(i)
         if _parse_seat(toks[0].text, toks[0].col, "seat", players) != i:
-            raise _bad(toks[0].col, "seat", f"expected {seat_name(i)} here, got {toks[0].text!r}")
+            raise _bad(
+                toks[0].col, "seat", f"expected {seat_name(i)} here, got {echo(toks[0].text)}"
+            )
         if len(toks) < 2:
             raise _bad(start, field, "expected the hand after the seat name ('-' for none)")
         hand = _parse_cards(toks[1].text, toks[1].col, f"{field} hand")
@@ -512,9 +520,9 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
         got: set[str] = set()
         for tok in toks[2:]:
             t = tok.text
-            key = "d:" if t.startswith("d:") else "t" if re.fullmatch(r"t\d+", t) else t
+            key = "d:" if t.startswith("d:") else "t" if re.fullmatch(r"t[0-9]+", t) else t
             if key in got:
-                raise _bad(tok.col, field, f"{t!r}: given twice")
+                raise _bad(tok.col, field, f"{echo(t)}: given twice")
             got.add(key)
             if key == "d:":
                 spec.discards = _parse_cards(t[2:], tok.col + 2, f"{field} discards")
@@ -530,7 +538,7 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
                 raise _bad(
                     tok.col,
                     field,
-                    f"unexpected {t!r} (expected d:CARDS, tN, out, prot or spied)",
+                    f"unexpected {echo(t)} (expected d:CARDS, tN, out, prot or spied)",
                 )
         spec.spied = spec.spied or Card.SPY in spec.discards
         specs.append(spec)
@@ -538,7 +546,7 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
     # deck
     (dstart, dtoks), (astart, atoks), (ustart, utoks), (sstart, stoks) = rest
     if dtoks[0].text != "deck":
-        raise _bad(dtoks[0].col, "deck", f"expected 'deck ...', got {dtoks[0].text!r}")
+        raise _bad(dtoks[0].col, "deck", f"expected 'deck ...', got {echo(dtoks[0].text)}")
     if len(dtoks) > 1 and (dtoks[1].text.startswith("?") or dtoks[1].text.startswith("mine:")):
         raise _bad(dtoks[1].col, "deck", _VIEW_HINT)
     parts: list[list[_Tok]] = [[]]
@@ -579,7 +587,7 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
         raise _bad(
             stoks[0].col,
             "status",
-            f"unknown phase {stoks[0].text!r} (expected one of: {', '.join(_PHASES)})",
+            f"unknown phase {echo(stoks[0].text)} (expected one of: {', '.join(_PHASES)})",
         )
     if len(stoks) < 2:
         raise _bad(sstart, "status", "expected the seat whose turn it is after the phase")
@@ -596,7 +604,7 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
             raise _bad(
                 tok.col,
                 "status",
-                f"unexpected {tok.text!r} (expected pending:Pk, draws:N, won:SEATS, next:SEATS "
+                f"unexpected {echo(tok.text)} (expected pending:Pk, draws:N, won:SEATS, next:SEATS "
                 "or match:SEATS)",
             )
         if key in sgot:
@@ -690,15 +698,6 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
             f"chancellor_draw needs draws:1 or draws:2, at most the {pile.size} card"
             f"{'' if pile.size == 1 else 's'} in the deck (got draws:{draws})",
         )
-    if phase in (Phase.CHANCELLOR, Phase.CHANCELLOR_DRAW) and (
-        Card.CHANCELLOR not in specs[turn].discards
-    ):
-        raise _bad(
-            specs[turn].col,
-            seat_name(turn),
-            f"the seat at the {phase.value} step has played a Chancellor, but there is none in "
-            "its discard pile",
-        )
     if phase is Phase.REDRAW and pending is not None and specs[pending].hand:
         raise _bad(
             specs[pending].col,
@@ -728,6 +727,8 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
             "jester",
             "the Jester's player cannot bet on itself here (jester_self = false)",
         )
+    if phase in _EFFECT_STEPS:
+        _check_effect_step(rules, phase, turn, pending, draws, specs, pile, players)
     if phase is Phase.PLAY or phase is Phase.TURN_DRAW:
         # position() rejects a self-bet even under jester_self (checked above instead).
         checked_jester = jester if jester is None or jester[0] != jester[1] else None
@@ -775,6 +776,125 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
         game_winners=match,
         log=(),
     )
+
+
+_EFFECT_STEPS = frozenset(
+    {Phase.REDRAW, Phase.CHANCELLOR_DRAW, Phase.CHANCELLOR, Phase.BISHOP_REDRAW}
+)
+_REDRAW_CAUSES = (Card.PRINCE, Card.BISHOP)
+
+
+def _check_effect_step(
+    rules: Ruleset,
+    phase: Phase,
+    turn: int,
+    pending: int | None,
+    draws: int,
+    specs: Sequence[_SeatSpec],
+    pile: DrawPile,
+    players: int,
+) -> None:
+    """What every state reached by play at a step inside a card's effect satisfies (the
+    ``play`` and ``turn_draw`` steps are checked by :func:`~loveformal.position.position`).
+
+    A card's effect is under way, so at least two seats are in (with one left the round ends
+    at once, §1.1.7a), nobody has reached the match's token count (the match would be over),
+    every seat still in holds one card except the seat the effect is about, and the card
+    that started the effect is on top of its player's discard pile.
+    """
+
+    def bad(seat: int, message: str) -> MalformedInput:
+        return _bad(specs[seat].col, seat_name(seat), f"the position cannot exist: {message}")
+
+    step = f"at the {phase.value} step"
+    if sum(not s.out for s in specs) < 2:
+        raise bad(
+            next((i for i, s in enumerate(specs) if not s.out), turn),
+            f"only one seat is still in the round, so the round has ended; no card's effect "
+            f"can be under way {step}",
+        )
+    goal = rules.options.tokens_for(players)
+    for i, s in enumerate(specs):
+        if s.tokens >= goal:
+            raise bad(i, f"it has {s.tokens} tokens; the match ends at {goal}")
+    me = specs[turn]
+    # Only a Guard that chose an Assassin knocks its own player out mid-effect (R6).
+    if me.out and not (
+        phase is Phase.REDRAW
+        and pending is not None
+        and specs[pending].discards[-1:] == (Card.ASSASSIN,)
+    ):
+        raise bad(turn, f"it is out of the round, but its card's effect is under way {step}")
+    held = len(me.hand)
+    if phase is Phase.CHANCELLOR or phase is Phase.CHANCELLOR_DRAW:
+        if me.discards[-1:] != (Card.CHANCELLOR,):
+            raise bad(
+                turn,
+                f"{step} the seat has just played a Chancellor, so it must be the last card "
+                f"of its discard pile (d:...,Chancellor)",
+            )
+        # It draws 2, or the deck's last card (R10) unless that has no effect (D27).
+        short = rules.options.chancellor_short_deck != "no_effect_below_two"
+        if phase is Phase.CHANCELLOR_DRAW:
+            # draws:2 -> nothing drawn yet; draws:1 -> one drawn, or the deck's last card next.
+            allowed = (1,) if draws == 2 else (2, 1) if short and pile.size == 1 else (2,)
+            why = f"with draws:{draws} still to come"
+        else:
+            allowed = (3, 2) if short and not pile.size else (3,)
+            why = (
+                "its own card and the two it drew, or the deck's last card"
+                if len(allowed) == 2
+                else "its own card and the two it drew"
+                + (
+                    f"; it draws fewer only when the deck runs out, and {pile.size} "
+                    f"card{_s(pile.size)} {'is' if pile.size == 1 else 'are'} left"
+                    if pile.size
+                    else "; with one card in the deck the Chancellor has no effect here"
+                    if not short
+                    else ""
+                )
+            )
+        if held not in allowed:
+            want = " or ".join(map(str, allowed))
+            raise bad(turn, f"{step} it holds {held} card{_s(held)}; it must hold {want} ({why})")
+    elif phase is Phase.BISHOP_REDRAW:
+        if me.discards[-1:] != (Card.BISHOP,):
+            raise bad(
+                turn,
+                f"{step} the seat has just played a Bishop, so it must be the last card of "
+                "its discard pile (d:...,Bishop)",
+            )
+    elif pending is not None:  # REDRAW
+        if not specs[pending].discards:
+            raise bad(
+                pending, f"{step} it has just discarded its hand, but its discard pile is empty"
+            )
+        if pending == turn:
+            if me.discards[-2:-1] != (Card.PRINCE,):
+                raise bad(
+                    turn,
+                    f"{step} the seat discarded its own hand with a Prince, so its discard pile "
+                    "must end with the Prince and then the discarded card (d:...,Prince,CARD)",
+                )
+        elif not me.out and me.discards[-1:] not in [(c,) for c in _REDRAW_CAUSES]:
+            raise bad(
+                turn,
+                f"{step} the card it has just played (a Prince, or a Bishop whose target "
+                "redraws) must be the last card of its discard pile",
+            )
+    for i, s in enumerate(specs):
+        if s.out or (phase is Phase.REDRAW and i in (pending, turn)):
+            continue
+        if i == turn and phase is not Phase.BISHOP_REDRAW:
+            continue
+        if len(s.hand) != 1:
+            raise bad(i, f"{step} it holds {len(s.hand)} card{_s(len(s.hand))}; it must hold 1")
+    if phase is Phase.REDRAW and pending != turn and not me.out and held != 1:
+        raise bad(turn, f"{step} it holds {held} card{_s(held)}; it must hold 1")
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
 
 
 def _times(n: int) -> str:

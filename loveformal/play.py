@@ -34,6 +34,7 @@ from loveformal.bots.worlds import unseen_cards
 from loveformal.compare import format_move
 from loveformal.engine import apply, current_player, legal_actions, new_match
 from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.literals import whole_number
 from loveformal.narration import narrate
 from loveformal.notation import card_list
 from loveformal.observation import Observation, observation
@@ -151,8 +152,8 @@ def _choose(state: State, seat: int, stdin: TextIO, echo: Echo) -> Action | None
             hint, source = _hint(obs, legal)
             echo(f"hint: {legal.index(hint) + 1}. {hint} ({source})")
             continue
-        if text.isdigit():
-            k = int(text)
+        k = whole_number(text)
+        if k is not None:
             if 1 <= k <= len(legal):
                 return legal[k - 1]
             echo(f"'{text}': choose a number from 1 to {len(legal)}")

@@ -103,10 +103,22 @@ def position(
         )
     if len(face_up) > (rules.options.two_player_face_up if players == 2 else 0):
         raise MalformedInput(
-            f"face_up: {len(face_up)} cards, but the ruleset removes "
+            f"face_up: {len(face_up)} card{'' if len(face_up) == 1 else 's'}, but the ruleset "
+            "removes "
             f"{rules.options.two_player_face_up if players == 2 else 0} face up "
             f"with {players} players"
         )
+
+    markers = (
+        ("sycophant", sycophant is not None, Card.SYCOPHANT),
+        ("jester", jester is not None, Card.JESTER),
+        ("spied", bool(spied), Card.SPY),
+    )
+    for marker, given, card in markers:
+        if given and full.count(card) == 0:  # only that card's play sets the marker
+            raise MalformedInput(
+                f"{marker}: the {rules.preset} deck for {players} players has no {card}"
+            )
 
     seats: list[Seat] = []
     goal = rules.options.tokens_for(players)

@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from loveformal.cards import Card, card_order
 from loveformal.errors import SpecError
+from loveformal.literals import MAX_DIGITS, echo, number_problem, whole_number
 from loveformal.ruleset import (
     OPTION_NAMES,
     CardSpec,
@@ -90,8 +91,8 @@ def _load_toml(rel: str) -> dict[str, Any]:
         raise SpecError(f"{rel}: cannot read spec file ({e})") from e
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise SpecError(f"{rel}: not valid TOML: {e}") from e
+    except (tomllib.TOMLDecodeError, ValueError) as e:  # ValueError: a 4,300-digit integer
+        raise SpecError(f"{rel}: not valid TOML: {str(e).partition(';')[0]}") from e
 
 
 # ----------------------------------------------------------------------------------------------
@@ -107,7 +108,7 @@ def _describe(value: object) -> str:
         list: "an array",
         dict: "a table",
     }.get(type(value), type(value).__name__)
-    return f"{kind} ({value!r})"
+    return f"{kind} ({echo(value)})"
 
 
 def _table(value: object, where: str) -> dict[str, object]:
@@ -354,7 +355,7 @@ def _options() -> dict[str, _OptionDef]:
         values = _str_list(entry, "values", where)
         kind, expected = _field_kind(name)
         if kind == "int":
-            if not values or not all(re.fullmatch(r"\d+", v) for v in values):
+            if not values or not all(re.fullmatch(r"[0-9]+", v) for v in values):
                 raise SpecError(f"{where}.values: expected integers written as strings")
         elif expected is not None and sorted(values) != sorted(expected):
             raise SpecError(
@@ -362,7 +363,7 @@ def _options() -> dict[str, _OptionDef]:
             )
         disagreements = _str_list(entry, "disagreements", where)
         for d in disagreements:
-            if not re.fullmatch(r"D\d+", d):
+            if not re.fullmatch(r"D[0-9]+", d):
                 raise SpecError(f"{where}.disagreements: {d!r} is not a row like 'D3'")
         requires = tuple(
             _card(c, f"{where}.requires_cards") for c in _list(entry, "requires_cards", where)
@@ -432,9 +433,14 @@ def _scalar(spec: OptionSpec, kind: _Kind, raw: object, where: str) -> OptionVal
 
 
 def _count(raw: object, what: str, where: str) -> int:
-    if isinstance(raw, str) and re.fullmatch(r"\s*\d+\s*", raw):
-        return int(raw)
+    if isinstance(raw, str):
+        n = whole_number(raw.strip())
+        if n is None:
+            raise SpecError(f"{where}: {what} must be a whole number, {number_problem(raw)}")
+        return n
     if isinstance(raw, int) and not isinstance(raw, bool):
+        if abs(raw) >= 10**MAX_DIGITS:
+            raise SpecError(f"{where}: {what} is too large ({echo(raw)})")
         return raw
     raise SpecError(f"{where}: {what} must be an integer, got {_describe(raw)}")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from loveformal.literals import echo, whole_number
+
 
 def seat_name(seat: int) -> str:
     """``0`` -> ``"P1"``."""
@@ -11,8 +13,7 @@ def seat_name(seat: int) -> str:
 def parse_seat(text: str, players: int) -> int:
     """``"P2"`` -> ``1``; raises :class:`ValueError` naming the seats that exist."""
     t = text.strip().upper()
-    if t.startswith("P") and t[1:].isdigit():
-        n = int(t[1:])
-        if 1 <= n <= players:
-            return n - 1
-    raise ValueError(f"unknown seat {text!r} (seats are P1..P{players})")
+    n = whole_number(t[1:], 3) if t.startswith("P") else None
+    if n is not None and 1 <= n <= players:
+        return n - 1
+    raise ValueError(f"unknown seat {echo(text)} (seats are P1..P{players})")

@@ -43,6 +43,7 @@ from loveformal.bots.base import Bot, decide
 from loveformal.bots.registry import make_bot
 from loveformal.engine import apply, new_match
 from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.paths import unwritable_file
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import sample_chance
 from loveformal.seats import seat_name
@@ -623,7 +624,10 @@ def simulate_command(
             raise MalformedInput(f"--backend {backend!r}: expected local or ray")
         if address and backend != "ray":
             raise MalformedInput("--address needs --backend ray")
-        if plot:
+        if plot is not None:
+            problem = unwritable_file(plot)
+            if problem is not None:  # said before the games, not after
+                raise MalformedInput(f"--plot: cannot write {plot!r}: {problem}")
             try:
                 importlib.import_module("matplotlib")
             except ImportError:
@@ -654,8 +658,11 @@ def simulate_command(
             else:
                 records = run(spec, games, workers=workers, backend=backend, address=address)
             summaries.append(summarise(spec, records))
-        if plot:
-            write_plot(summaries, plot)
+        if plot is not None:
+            try:
+                write_plot(summaries, plot)
+            except OSError as exc:  # the file system changed while the games ran
+                raise MalformedInput(f"--plot: cannot write {plot!r}: {exc.strerror}") from None
     except LoveformalError as e:
         typer.echo(f"loveformal: error: {' '.join(str(e).split())}", err=True)
         raise typer.Exit(2) from None

@@ -46,7 +46,9 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--all", help="The full set: every preset and player count modelled."),
         ] = False,
-        timeout_ms: Annotated[int, typer.Option(help="Per-query Z3 time-out (ms).")] = 10_000,
+        timeout_ms: Annotated[
+            int, typer.Option(min=1, help="Per-query Z3 time-out (ms).")
+        ] = 10_000,
         seed: Annotated[int, typer.Option(help="Z3 random seed (fixed for reproducibility).")] = 0,
         as_json: Annotated[bool, typer.Option("--json", help="One JSON document.")] = False,
         workers: Annotated[

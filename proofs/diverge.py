@@ -42,7 +42,8 @@ import z3
 
 from loveformal import cards as G
 from loveformal.cards import Card
-from loveformal.errors import LoveformalError
+from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.paths import unwritable_dir
 from loveformal.proofs import cards as C
 from loveformal.proofs.cards import play
 from loveformal.proofs.model import (
@@ -718,12 +719,23 @@ def register(app: typer.Typer) -> None:
         and move where that option alone changes the outcome, and write it as a scenario
         (diverge-<option>.toml) that `scenario check` must pass. Exit 1 if a file fails."""
         try:
-            load_preset(preset_a)
-            load_preset(preset_b)
+            ra, rb = load_preset(preset_a).ruleset, load_preset(preset_b).ruleset
+            lo, hi = max(ra.min_players, rb.min_players), min(ra.max_players, rb.max_players)
+            if players is not None and not lo <= players <= hi:
+                raise MalformedInput(
+                    f"--players {players}: {preset_a} and {preset_b} are both played by "
+                    + (f"{lo} to {hi} players" if lo <= hi else "no common number of players")
+                )
+            problem = unwritable_dir(out)
+            if problem is not None:
+                raise MalformedInput(f"--out: cannot write scenarios into {out}: {problem}")
+            report = diverge(preset_a, preset_b, out, players)
         except LoveformalError as e:
             typer.echo(f"loveformal: error: {e}", err=True)
             raise typer.Exit(2) from None
-        report = diverge(preset_a, preset_b, out, players)
+        except OSError as e:  # the file system refused a write after the checks above
+            typer.echo(f"loveformal: error: --out {out}: {e.strerror}", err=True)
+            raise typer.Exit(2) from None
         if as_json:
             doc = {
                 "a": preset_a,

@@ -50,6 +50,7 @@ from loveformal.actions import Action
 from loveformal.cards import sort_cards
 from loveformal.engine import current_player, legal_actions
 from loveformal.errors import MalformedInput
+from loveformal.literals import echo
 from loveformal.notation import format_position
 from loveformal.observation import Observation, observation
 from loveformal.seats import seat_name
@@ -422,7 +423,7 @@ def _observed_choice(
     try:
         answer = model.choose(obs, legal)
     except (Exception, SystemExit) as exc:  # the user's code: reported, never a traceback
-        raise MalformedInput(f"{where}: raised {type(exc).__name__}: {exc}") from None
+        raise MalformedInput(f"{where}: raised {type(exc).__name__}: {_text(exc)}") from None
     by_text = {_action_text(a): a for a in legal}
     known = "; ".join(str(a) for a in legal)
 
@@ -433,7 +434,7 @@ def _observed_choice(
         return next((a for a in legal if type(a) is type(item) and a == item), None)
 
     def illegal(item: object) -> MalformedInput:
-        return MalformedInput(f"{where}: {item!r} is not a legal action (legal: {known})")
+        return MalformedInput(f"{where}: {echo(item)} is not a legal action (legal: {known})")
 
     if not isinstance(answer, Mapping):
         action = resolve(answer)
@@ -441,9 +442,16 @@ def _observed_choice(
             raise illegal(answer)
         return {action: Fraction(1)}
     weights: dict[Hashable, Fraction] = {}
-    for item, p in answer.items():
+    try:
+        entries = [(item, p) for item, p in answer.items()]
+    except Exception as exc:  # the user's mapping type: reported, never a traceback
+        raise MalformedInput(
+            f"{where}: its answer (a {type(answer).__name__}) cannot be read as action -> "
+            f"probability ({type(exc).__name__}: {echo(str(exc))})"
+        ) from None
+    for item, p in entries:
         action = resolve(item)
-        q = exact_number(p, f"{where}: probability of {action or repr(item)}")
+        q = exact_number(p, f"{where}: probability of {action or echo(item)}")
         if action is None:
             if q == 0:
                 continue  # an action that is not legal here, given probability 0: harmless
@@ -455,6 +463,13 @@ def _observed_choice(
     if total == 0:
         raise MalformedInput(f"{where}: every probability is 0 (legal: {known})")
     return {a: weights.get(a, Fraction(0)) / total for a in legal}
+
+
+def _text(exc: BaseException) -> str:
+    try:
+        return str(exc)
+    except Exception:  # an exception whose __str__ raises
+        return "(its message cannot be shown)"
 
 
 def _action_text(action: object) -> str:

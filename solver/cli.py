@@ -15,7 +15,6 @@ solved and compared with their hand-computed values (:data:`KNOWN_ENDGAMES`).
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from dataclasses import replace
@@ -26,6 +25,7 @@ import typer
 
 from loveformal.errors import LoveformalError, MalformedInput
 from loveformal.notation import parse_position
+from loveformal.paths import kind, unwritable_file
 from loveformal.seats import parse_seat, seat_name
 from loveformal.state import State
 
@@ -82,13 +82,14 @@ def load_position(text: str) -> State:
             " or a scenario file"
         )
     path = Path(text)
-    if "|" not in text and (path.is_dir() or "/" in text or path.suffix):
+    found = kind(text)
+    if "|" not in text and (found is not None or "/" in text or path.suffix):
         # Not notation (which has '|'-separated sections): meant as a file.
-        if path.is_dir():
+        if found == "dir":
             raise MalformedInput(f"{text}: is a directory, not a scenario file or a position")
-        if not path.exists():
+        if found is None:
             raise MalformedInput(f"{text}: no such file (and not a position in the notation)")
-    if text.lower().endswith(".toml") or (path.suffix and path.exists()):
+    if text.lower().endswith(".toml") or (path.suffix and found == "file"):
         from loveformal.scenarios.parse import initial_state, parse_file, ruleset_of
         from loveformal.scenarios.run import play_moves
 
@@ -178,18 +179,6 @@ def render(result: EndgameResult) -> str:
     return "\n".join(lines)
 
 
-def _unwritable(path: Path) -> str | None:
-    """Why ``path`` cannot be written as a new or replaced file, if that can be seen now."""
-    if path.is_dir():
-        return "it is a directory"
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        return f"no directory {parent}"
-    if not os.access(parent if not path.exists() else path, os.W_OK):
-        return "permission denied"
-    return None
-
-
 def _fail(message: str) -> typer.Exit:
     typer.echo(f"loveformal: error: {' '.join(message.split())}", err=True)
     return typer.Exit(EXIT_BAD_INPUT)
@@ -252,7 +241,7 @@ def solve_command(
 ) -> None:
     """Solve the rest of the round exactly: equilibrium (2 players) or best response."""
     if graph is not None:
-        problem = _unwritable(graph)
+        problem = unwritable_file(graph)
         if problem is not None:  # said before solving, not after
             raise _fail(f"--graph: cannot write {graph}: {problem}")
     try:

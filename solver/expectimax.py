@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loveformal.errors import MalformedInput
+from loveformal.literals import echo
 
 from .efg import (
     CHANCE,
@@ -102,25 +103,42 @@ def exact_number(value: object, where: object) -> Fraction:
 
     Raises :class:`~loveformal.errors.MalformedInput` (a ``ValueError``) naming ``where``
     (rendered only then) for anything else: a bool, a string, ``None``, a complex number, NaN,
-    an infinity, a negative number."""
+    an infinity, a negative number; also when reading the value fails (a user's number type
+    whose conversion raises)."""
     if type(value) is float:  # the common case first
-        p = value
-    elif isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Number):
-        raise MalformedInput(f"{where}: expected a number >= 0 ({NUMBER_KINDS}), got {value!r}")
-    elif isinstance(value, numbers.Rational):
+        return _from_float(value, value, where)
+    try:
+        return _exact(value, where)
+    except MalformedInput:
+        raise
+    except Exception as exc:  # the user's number type: reported, never a traceback
+        raise MalformedInput(
+            f"{where}: {echo(value)} cannot be read as a number ({type(exc).__name__}: "
+            f"{echo(str(exc))})"
+        ) from None
+
+
+def _exact(value: object, where: object) -> Fraction:
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Number):
+        raise MalformedInput(f"{where}: expected a number >= 0 ({NUMBER_KINDS}), got {echo(value)}")
+    if isinstance(value, numbers.Rational):
         return _not_negative(Fraction(int(value.numerator), int(value.denominator)), value, where)
-    elif isinstance(value, Decimal):
+    if isinstance(value, Decimal):
         if not value.is_finite():
-            raise MalformedInput(f"{where}: {value!r} is not finite")
+            raise MalformedInput(f"{where}: {echo(value)} is not finite")
         return _not_negative(Fraction(value), value, where)
-    elif isinstance(value, np.floating):
+    if isinstance(value, np.floating):
         p = float(value) if isinstance(value, np.float64) else float(str(value))
-    elif isinstance(value, float):  # a float subclass
-        p = float(value)
+    elif isinstance(value, float):  # a float subclass: its value, not its own __float__
+        p = float.__float__(value)
     else:
-        raise MalformedInput(f"{where}: {value!r} is not a number >= 0 ({NUMBER_KINDS})")
+        raise MalformedInput(f"{where}: {echo(value)} is not a number >= 0 ({NUMBER_KINDS})")
+    return _from_float(p, value, where)
+
+
+def _from_float(p: float, value: object, where: object) -> Fraction:
     if not math.isfinite(p):
-        raise MalformedInput(f"{where}: {value!r} is not finite")
+        raise MalformedInput(f"{where}: {echo(value)} is not finite")
     q = Fraction(p).limit_denominator(NEAREST_LIMIT)
     if q.denominator > RATIONAL_DENOMINATOR:
         q = Fraction(round(p * GRID), GRID)
@@ -129,7 +147,7 @@ def exact_number(value: object, where: object) -> Fraction:
 
 def _not_negative(q: Fraction, value: object, where: object) -> Fraction:
     if q < 0:
-        raise MalformedInput(f"{where}: {value!r} is negative")
+        raise MalformedInput(f"{where}: {echo(value)} is negative")
     return q
 
 

@@ -129,6 +129,6 @@ def parse_opponents(text: str, players: int) -> Opponents:
     return out
 
 
-_SEAT = re.compile(r"[Pp]\d+")
-_ENTRY = re.compile(r"\s*[Pp]\d+\s*=")
-_NEXT_ENTRY = re.compile(r",(?=\s*[Pp]\d+\s*=)")
+_SEAT = re.compile(r"[Pp][0-9]+")
+_ENTRY = re.compile(r"\s*[Pp][0-9]+\s*=")
+_NEXT_ENTRY = re.compile(r",(?=\s*[Pp][0-9]+\s*=)")

@@ -252,7 +252,7 @@ _Z1 = (
         (
             _Z1.replace(",Spy,Chancellor t0", ",Spy,Guard t0")
             + "deck - | aside Princess | up King,Guard,Chancellor | chancellor P1",
-            r"\(P1\): the seat at the chancellor step has played a Chancellor, but there is none",
+            r"\(P1\): .* just played a Chancellor, so it must be the last card of its discard",
         ),
     ],
 )
@@ -261,6 +261,91 @@ def test_steps_and_status_fields_the_engine_never_makes(text: str, message: str)
     error, and status fields of other steps were accepted and ignored."""
     with pytest.raises(MalformedInput, match=message):
         parse_position(text)
+
+
+_Z2 = (
+    "z2019 2p start:P2 | P1 Guard,Priest,King d:Baron,Handmaid,Prince,Spy,Countess,Chancellor t0"
+    " | P2 Baron d:Guard,Priest,Handmaid,Prince,Spy,Chancellor t0 | deck Guard | aside Princess"
+    " | up Guard*3 | chancellor P1"
+)
+_C2 = (
+    "classic 2p | P1 Guard d:Priest,Handmaid,Baron,Prince t0 | P2 - d:Baron,Priest,Handmaid,Guard"
+    " t0 | deck - / Guard,Prince,Princess | aside Guard | up King,Countess,Guard | redraw P1 "
+    "pending:P2"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # Only one seat left: the round has ended. These hung the solver (end of turn looked
+        # for the next seat still in, forever).
+        (
+            _C2.replace("Guard t0 | deck", "Guard t0 out | deck"),
+            r"\(P1\): the position cannot exist: only one seat is still in the round",
+        ),
+        (
+            _Z2.replace("P2 Baron d:Guard,", "P2 - d:Baron,Guard,").replace(
+                "Spy,Chancellor t0 | deck", "Spy,Chancellor t0 out | deck"
+            ),
+            r"only one seat is still in the round, so the round has ended",
+        ),
+        # The Chancellor's player holds its card and the two it drew.
+        (_Z2.replace("P1 Guard,Priest,King", "P1 -"), r"\(P1\): .* holds 0 cards; it must hold 3"),
+        (
+            _Z2.replace("P1 Guard,Priest,King", "P1 King").replace(
+                "deck Guard", "deck Guard,Guard,Priest"
+            ),
+            r"holds 1 card; it must hold 3 .*3 cards are left",
+        ),
+        (
+            _Z2.replace("P1 Guard,Priest,King", "P1 Priest,King").replace(
+                "deck Guard", "deck Guard*2"
+            ),
+            r"holds 2 cards; it must hold 3",
+        ),
+        (
+            _Z2.replace("chancellor P1", "chancellor_draw P1 draws:1"),
+            r"holds 3 cards; it must hold 2",
+        ),
+        (
+            _Z2.replace("chancellor P1", "chancellor P2"),
+            r"\(P2\): .* chancellor step it holds 1 card",
+        ),
+        (
+            _Z2.replace("Countess,Chancellor t0", "Chancellor,Countess t0"),
+            r"\(P1\): .* just played a Chancellor, so it must be the last card",
+        ),
+        (
+            _Z2.replace("Chancellor t0 |", "Chancellor t6 |", 1),
+            r"it has 6 tokens; the match ends at 6",
+        ),
+        # A replacement draw follows a Prince (or a Bishop); every other seat holds one card.
+        (_C2.replace("Baron,Prince t0", "Prince,Baron t0"), r"\(P1\): .*\(a Prince, or a Bishop"),
+        (
+            _C2.replace("P1 Guard d:", "P1 Guard,King d:").replace("up King,", "up "),
+            r"\(P1\): .* holds 2 cards; it must hold 1",
+        ),
+        (
+            _C2.replace("d:Baron,Priest,Handmaid,Guard t0", "t0").replace(
+                "Guard,Prince,Princess", "Guard*2,Prince,Princess,Baron,Priest,Handmaid"
+            ),
+            r"\(P2\): .* just discarded its hand, but its discard pile is empty",
+        ),
+    ],
+)
+def test_effect_steps_the_engine_never_makes(text: str, message: str) -> None:
+    """Found by fuzzing: at the redraw and Chancellor steps only the step's own fields were
+    checked, so a round with one seat left hung the solver, a Chancellor's player with no
+    card failed inside it, and impossible hands were solved as given."""
+    with pytest.raises(MalformedInput, match=message):
+        parse_position(text)
+
+
+def test_effect_steps_reached_by_play_parse() -> None:
+    """The one-way guarantee behind the test above: its bases are positions play reaches."""
+    assert parse_position(_Z2).phase.value == "chancellor"
+    assert parse_position(_C2).phase.value == "redraw"
 
 
 def test_phases_and_markers_with_their_cards_parse() -> None:

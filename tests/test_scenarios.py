@@ -446,3 +446,36 @@ def test_fuzz_cli_exit_status(text: str, at: int, junk: bytes) -> None:
     assert result.exit_code in (0, 1, 2), result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("marker", "card"),
+    [
+        ('sycophant = "P2"', "Sycophant"),
+        ('jester = { P1 = "P2" }', "Jester"),
+        ('spied = ["P2"]', "Spy"),
+    ],
+)
+def test_a_marker_needs_its_card_in_the_deck(marker: str, card: str) -> None:
+    """Found by fuzzing: these markers were accepted under classic (whose deck has none of
+    the cards that set them) and solved; the notation refused the same position."""
+    text = BASE.replace("players = 3", f"players = 3\n{marker}")
+    with pytest.raises(
+        ScenarioError,
+        match=rf"position\.{marker.split()[0]}: .*classic deck for 3 players has no {card}",
+    ):
+        parse_text(text, "t.toml")
+    if card != "Spy":  # the one-way guarantee: where the deck has the card, it is read
+        five = (
+            text.replace('rulesets = ["classic"]', 'rulesets = ["premium"]')
+            .replace("players = 3", "players = 5")
+            .replace('P3 = ["Prince"]', 'P3 = ["Prince"], P4 = ["Priest"], P5 = ["King"]')
+        )
+        assert parse_text(five, "t.toml").position.players == 5
+
+
+def test_a_byte_order_mark_and_a_huge_integer_are_named() -> None:
+    with pytest.raises(ScenarioError, match="starts with a byte-order mark"):
+        parse_text("\ufeff" + BASE, "t.toml")
+    with pytest.raises(ScenarioError, match="expected valid TOML: Exceeds the limit"):
+        parse_text(BASE.replace("players = 3", "players = " + "3" * 5000), "t.toml")

@@ -9,6 +9,7 @@ from loveformal.bots.heuristic import HeuristicBot
 from loveformal.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot
 from loveformal.bots.random_bot import RandomBot
 from loveformal.errors import MalformedInput
+from loveformal.literals import whole_number
 
 __all__ = ["bot_names", "make_bot"]
 
@@ -29,14 +30,16 @@ def make_bot(name: str) -> Bot:
     if base == "ismcts":
         if not arg:
             return ISMCTSBot(DEFAULT_ITERATIONS)
-        if arg.isdigit() and int(arg) >= 1:
-            return ISMCTSBot(int(arg))
+        iterations = whole_number(arg)
+        if iterations is not None and iterations >= 1:
+            return ISMCTSBot(iterations)
         raise MalformedInput(f"bot {name!r}: expected ismcts:N with N >= 1 iterations")
     if base == "endgame":
         if not arg:
             return EndgameBot(DEFAULT_MAX_CARDS)
-        if arg.isdigit():
-            return EndgameBot(int(arg))
+        cards = whole_number(arg, 2)
+        if cards is not None:
+            return EndgameBot(cards)
         raise MalformedInput(f"bot {name!r}: expected endgame:N with N >= 0 cards in the pile")
     raise MalformedInput(
         f"unknown bot {name!r} "

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from loveformal.paths import kind
 from loveformal.scenarios.model import CheckReport, CheckResult, Scenario, ScenarioError
 from loveformal.scenarios.parse import parse_file, parse_text
 from loveformal.scenarios.run import check_scenario
@@ -35,15 +36,21 @@ def find_files(paths: Sequence[Path | str]) -> tuple[Path, ...]:
     out: list[Path] = []
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
-            found = sorted(f for f in p.rglob("*.toml") if f.is_file())
+        what = kind(p)
+        if what == "dir":
+            found = sorted(f for f in p.rglob("*.toml") if kind(f) == "file")
             if not found:
                 raise ScenarioError(p, "", "expected scenario files (*.toml); the folder has none")
             out.extend(found)
-        elif p.is_file():
+        elif what == "file":
             out.append(p)
         else:
-            raise ScenarioError(p, "", "no such file or folder")
+            hint = (
+                " (it reads like a position in the notation; scenario check reads files)"
+                if "|" in str(raw)
+                else ""
+            )
+            raise ScenarioError(p, "", "no such file or folder" + hint)
     return tuple(out)
 
 

@@ -236,10 +236,18 @@ def parse_text(text: str, path: Path | str = "<scenario>") -> Scenario:
     """Check the scenario written in ``text`` (``path`` names it in messages)."""
     p = Path(path)
     r = _Reader(p)
+    if text.startswith("\ufeff"):
+        # Refused, not skipped: TOML readers (Python's among them) reject it too, and a
+        # scenario file is meant to be read by any of them.
+        raise r.error(
+            "", "the file starts with a byte-order mark (BOM); save it as UTF-8 without one"
+        )
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise r.error("", f"expected valid TOML: {exc}") from None
+    except ValueError as exc:  # an integer too long to convert (over 4,300 digits)
+        raise r.error("", f"expected valid TOML: {str(exc).partition(';')[0]}") from None
     r.table(data, "", TOP_KEYS)
     for need in ("title", "rulesets", "position", "expect"):
         if need not in data:

@@ -201,6 +201,7 @@ def test_integer_weights_of_any_kind() -> None:
         (lambda s, n: 1 / 0, "raised ZeroDivisionError"),
         (lambda s, n: sys.exit(5), "raised SystemExit: 5"),
         (lambda s, n: 0, "weight 0 to every one of the 4 deals"),
+        (lambda s, n: _Unshowable(), "expected a number >= 0 .*got <a _Unshowable that cannot"),
     ],
 )
 def test_a_bad_prior_is_refused_naming_the_deal(
@@ -282,6 +283,27 @@ class _Unequal:
         return "unequal"
 
 
+class _Unshowable:
+    """An answer whose repr raises (found by fuzzing: the message then was a traceback)."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+class _Unreadable(dict[str, float]):
+    """A mapping whose items() raises."""
+
+    def items(self) -> Any:
+        raise RuntimeError("no items")
+
+
+class _BadFloat(float):
+    """A float whose __float__ raises: its value is still read (float's own)."""
+
+    def __float__(self) -> float:
+        raise ValueError("nope")
+
+
 def _returning(answer: object) -> Callable[[Observation, tuple[Action, ...]], object]:
     return lambda obs, legal: answer
 
@@ -300,6 +322,13 @@ def _returning(answer: object) -> Callable[[Observation, tuple[Action, ...]], ob
         (None, "None is not a legal action"),
         (np.array([1, 2]), r"array\(\[1, 2\]\) is not a legal action"),
         (_Unequal(), "unequal is not a legal action"),
+        (_Unshowable(), "<a _Unshowable that cannot be shown> is not a legal action"),
+        (_Unreadable(), r"answer \(a _Unreadable\) cannot be read .*RuntimeError: 'no items'"),
+        (
+            {"play Nothing": _Unshowable()},
+            "probability of 'play Nothing': expected a number .*got <a _Unshowable",
+        ),
+        ("x" * 10_000, r"'xxx.*\.\.\. \(10002 characters\) is not a legal action"),
     ],
 )
 def test_a_bad_model_answer_is_refused_naming_the_seat(answer: object, message: str) -> None:
@@ -317,6 +346,12 @@ def test_a_model_that_raises_is_refused(error: BaseException) -> None:
     name = type(error).__name__
     with pytest.raises(MalformedInput, match=rf"model boom for P1 holding .*raised {name}"):
         solve_position(parse_position(THREE), opponents=ObservationModel("boom", boom))
+
+
+def test_a_float_subclass_is_read_by_its_value() -> None:
+    """Found by fuzzing: a float subclass whose ``__float__`` raised gave the bare message
+    "nope"; its value is read without calling it."""
+    assert exact_number(_BadFloat(0.25), "w") == Fraction(1, 4)
 
 
 def test_probabilities_of_any_number_type_and_zeros_for_illegal_actions() -> None:

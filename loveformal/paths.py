@@ -1,0 +1,89 @@
+"""Paths given on the command line: what they name, and whether an output can go there.
+
+Every function answers from the file system without raising: a name too long for it, a path
+through a regular file or a directory that cannot be read is "not a file", not a traceback.
+Used by the commands before they do any work, so that a bad ``--graph``, ``--plot`` or
+``--out`` is refused at once rather than after a long solve or simulation.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+
+def kind(path: Path | str) -> Literal["file", "dir"] | None:
+    """``"file"`` or ``"dir"`` if ``path`` names one now, else ``None`` (also when the name
+    cannot be looked up at all, e.g. longer than the file system allows)."""
+    try:
+        p = Path(path)
+        if p.is_file():
+            return "file"
+        if p.is_dir():
+            return "dir"
+    except (OSError, ValueError):  # ENAMETOOLONG, an embedded NUL, ...
+        return None
+    return None
+
+
+def _nearest_existing(path: Path) -> Path:
+    """``path`` or the closest of its ancestors that exists (``.`` for a relative path)."""
+    for p in (path, *path.parents):
+        try:
+            if p.exists():
+                return p
+        except (OSError, ValueError):
+            continue
+    return Path(".")
+
+
+def unwritable_file(path: Path | str) -> str | None:
+    """Why a file cannot be written (created or replaced) at ``path``, if that shows now."""
+    text = str(path)
+    if not text.strip():
+        return "expected a file name, got an empty one"
+    p = Path(text)
+    try:
+        if p.is_dir():
+            return "it is a directory"
+        parent = p.parent
+        if not parent.is_dir():
+            return f"no directory {parent}"
+        target = p if p.exists() else parent
+        if not os.access(target, os.W_OK):
+            return "permission denied"
+    except (OSError, ValueError) as exc:
+        return _reason(exc)
+    return None
+
+
+def unwritable_dir(path: Path | str) -> str | None:
+    """Why files cannot be written into the directory ``path`` (made if missing), if that
+    shows now."""
+    text = str(path)
+    if not text.strip():
+        return "expected a directory name, got an empty one"
+    p = Path(text)
+    try:
+        base = _nearest_existing(p)
+        if not base.is_dir():
+            return (
+                "it is a file, not a directory"
+                if base == p
+                else f"{base} is a file, not a directory"
+            )
+        if not os.access(base, os.W_OK | os.X_OK):
+            return "permission denied" if base == p else f"permission denied in {base}"
+    except (OSError, ValueError) as exc:
+        return _reason(exc)
+    return None
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    return str(exc)
+
+
+__all__ = ["kind", "unwritable_dir", "unwritable_file"]

@@ -1,0 +1,218 @@
+"""Bad input found by fuzzing the command line: each gets one clear error line naming what
+is wrong (exit 2), never a traceback, a hang or a silent guess.
+
+Run through :func:`loveformal.cli.main`, the installed entry point, so that its error
+handling is part of what is tested. The positions at effect steps (redraw, Chancellor) that
+no round reaches are in ``test_notation.py``; here is what reaches the user.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from loveformal import cli
+from loveformal.literals import echo, number_problem, whole_number
+from loveformal.paths import kind, unwritable_dir, unwritable_file
+from loveformal.play import play_session
+
+# A position play reaches, then P2 knocked out: only P1 is left at a redraw step.
+ONE_SEAT_LEFT = (
+    "classic 2p | P1 Guard d:Priest,Handmaid,Baron,Prince t0 | P2 - d:Baron,Priest,Handmaid,"
+    "Guard t0 out | deck - / Guard,Prince,Princess | aside Guard | up King,Countess,Guard | "
+    "redraw P1 pending:P2"
+)
+SOLVABLE = (
+    "classic 2p | P1 Guard,Guard d:Priest,Baron,Prince,Handmaid t0 | P2 Guard d:Priest,Baron,"
+    "Prince,Handmaid t0 | deck Princess | aside Guard | up King,Countess,Guard | play P1"
+)
+# A 5-player position longer than a file name may be (255 bytes), with no '/'.
+LONG = (
+    "premium 5p r1 start:P1 | P1 Bishop,Dowager_Queen d:- t0 | P2 Princess d:- t0 | P3 Guard "
+    "d:- t0 | P4 Handmaid d:- t0 | P5 Sycophant d:- t0 | deck Guard*7,Priest*2,Baron*2,"
+    "Handmaid,Prince,King,Countess,Constable,Count*2,Sycophant,Baroness*2,Cardinal*2,Jester,"
+    "Assassin | aside Prince | up - | play P1"
+)
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as done:
+        cli.main(list(args))
+    out = capsys.readouterr()
+    code = done.value.code
+    assert isinstance(code, int)
+    assert "Traceback" not in out.err
+    return code, out.out, out.err
+
+
+def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The one error line of a command that must exit 2."""
+    code, out, err = run(capsys, *args)
+    assert code == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("loveformal: error: "), err
+    return lines[0]
+
+
+# ------------------------------------------------------------------ positions and the solver
+
+
+def test_solve_a_round_with_one_seat_left_is_refused_not_a_hang(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The end of the turn looked for the next seat still in the round, forever."""
+    line = refused(capsys, "solve", ONE_SEAT_LEFT, "--max-nodes", "200000")
+    assert "only one seat is still in the round" in line and "(P1)" in line
+
+
+def test_compare_refuses_it_too(capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(capsys, "compare", ONE_SEAT_LEFT, "--presets", "classic,bga-help")
+    assert "only one seat is still in the round" in line
+
+
+def test_a_position_longer_than_a_file_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """``Path(text).is_file()`` raised "File name too long" for a valid 4-player position."""
+    assert len(LONG) > 255 and "/" not in LONG
+    code, out, _ = run(capsys, "compare", LONG, "--presets", "premium,bga-help")
+    assert code == 0 and "legal moves" in out
+    code, out, err = run(capsys, "scenario", "check", LONG)  # its report: one line per file
+    assert code == 2
+    assert "no such file or folder (it reads like a position in the notation" in out + err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("solve", SOLVABLE.replace("Guard,Guard", "Guard*²")), "got 'Guard*²'"),
+        (("solve", SOLVABLE.replace("Guard,Guard", "Guard*٢")), "got 'Guard*٢'"),
+        (("solve", SOLVABLE.replace("play P1", "play P١")), "expected a seat P1..P2, got 'P١'"),
+        (("solve", SOLVABLE, "--seat", "P²"), "--seat: unknown seat 'P²'"),
+        (("solve", SOLVABLE, "--seat", "P٢"), "--seat: unknown seat 'P٢'"),
+        (("solve", SOLVABLE.replace("classic 2p", "classic 2p r" + "9" * 5000)), "(round)"),
+        (("verify", "--players", "²"), "--players: '²' is not a player count"),
+        (("simulate", "--bots", "ismcts:²", "--games", "1"), "expected ismcts:N with N >= 1"),
+        (("rules", "classic", "-o", "tokens_to_win=2:-3"), "got '-3' (it cannot be negative)"),
+        (("rules", "classic", "-o", "tokens_to_win=" + "9" * 5000), "5000 digits (at most 9)"),
+        (("rules", "classic", "-o", "tokens_to_win=2:" + "9" * 5000), "5000 digits (at most 9)"),
+    ],
+)
+def test_numbers_are_ascii_digits_of_bounded_length(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    """``"²".isdigit()`` is true but ``int("²")`` fails; ``int("٢")`` is 2 (a silent guess);
+    ``int`` of 5,000 digits raises. Each is now refused, naming the field."""
+    line = refused(capsys, *args)
+    assert message in line
+    assert len(line) < 400  # the 5,000 digits are not echoed back
+
+
+def test_play_reads_only_ascii_numbers() -> None:
+    lines: list[str] = []
+    done = play_session(
+        stdin=io.StringIO("²\n٢\n"),
+        echo=lines.append,
+        preset="classic",
+        players=2,
+        bots=["heuristic"],
+        seat=0,
+        seed=1,
+    )
+    text = "\n".join(lines)
+    assert not done  # the match goes on to the end of the input, not ended by an error
+    assert "'²' is not one of the moves listed" in text
+    assert "'٢' is not one of the moves listed" in text
+
+
+# ------------------------------------------------------------------------- output paths
+
+
+@pytest.mark.parametrize(
+    ("plot", "message"),
+    [
+        ("{tmp}", "it is a directory"),
+        ("{tmp}/nope/x.png", "no directory"),
+        ("", "expected a file name"),
+    ],
+)
+def test_simulate_plot_path_is_checked_before_the_games(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, plot: str, message: str
+) -> None:
+    path = plot.format(tmp=tmp_path)
+    line = refused(capsys, "simulate", "--games", "1", "--plot", path)
+    assert line.startswith("loveformal: error: --plot: cannot write") and message in line
+
+
+def test_diverge_out_and_players_are_checked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    afile = tmp_path / "a-file"
+    afile.write_text("")
+    line = refused(capsys, "diverge", "classic", "z2019", "--out", str(afile))
+    assert "it is a file, not a directory" in line
+    line = refused(capsys, "diverge", "classic", "z2019", "--out", str(afile / "sub"))
+    assert "a-file is a file, not a directory" in line
+    for players in ("9", "0", "-2"):
+        line = refused(capsys, "diverge", "classic", "z2019", "--players", players)
+        assert "both played by 2 to 4 players" in line
+    assert not any(tmp_path.iterdir()) or list(tmp_path.iterdir()) == [afile]
+
+
+def test_prove_timeout_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused(capsys, "prove", "--timeout-ms", "-1")
+    assert "--timeout-ms" in line
+
+
+def test_compare_same_error_under_two_presets_is_not_a_difference(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Both columns refused the z2019 position for one reason, in messages that differ only
+    by the preset's name; the row was marked '≠' and blamed on options."""
+    z2019 = (
+        "z2019 2p start:P2 | P1 Guard,Priest,King d:Baron,Handmaid,Prince,Spy,Countess,"
+        "Chancellor t0 | P2 Baron d:Guard,Priest,Handmaid,Prince,Spy,Chancellor t0 | deck Guard"
+        " | aside Princess | up Guard*3 | chancellor P1"
+    )
+    code, out, _ = run(capsys, "compare", z2019, "--presets", "classic,premium")
+    assert code == 0
+    assert "0 of 14 rows differ" in out and "responsible" not in out
+    code, out, _ = run(capsys, "compare", z2019, "--presets", "classic,premium,z2019")
+    assert "result: classic <- deck" in out and "result: premium <- deck" in out
+
+
+# --------------------------------------------------------------------------- the helpers
+
+
+def test_whole_number_reads_ascii_digits_only() -> None:
+    assert whole_number("0") == 0 and whole_number("123456789") == 123456789
+    for text in ("", "²", "٢", "1²", "-1", "+1", " 1", "1e3", "1234567890", "1_000"):
+        assert whole_number(text) is None, text
+    assert whole_number("12", 1) is None
+    assert "cannot be negative" in number_problem("-3")
+    assert "digits 0-9" in number_problem("٢")
+    assert "12 digits" in number_problem("9" * 12)
+
+
+def test_echo_is_bounded_and_never_raises() -> None:
+    class Unshowable:
+        def __repr__(self) -> str:
+            raise RuntimeError("no")
+
+    assert echo("abc") == "'abc'"
+    assert len(echo("x" * 100_000)) < 80 and "100002 characters" in echo("x" * 100_000)
+    assert "cannot be shown" in echo(Unshowable())
+    assert "digits" in echo(10**5000)
+
+
+def test_paths_answer_without_raising(tmp_path: Path) -> None:
+    long_name = "x" * 300
+    assert kind(long_name) is None and kind(tmp_path) == "dir"
+    assert kind("bad\0name") is None
+    (tmp_path / "f").write_text("")
+    assert kind(tmp_path / "f") == "file"
+    assert unwritable_file(tmp_path / "out.png") is None
+    assert unwritable_file(tmp_path) == "it is a directory"
+    assert unwritable_file(tmp_path / long_name) is not None
+    assert unwritable_dir(tmp_path / "new" / "deeper") is None
+    assert unwritable_dir(tmp_path / "f") == "it is a file, not a directory"
