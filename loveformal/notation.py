@@ -70,8 +70,12 @@ describe one position: :func:`parse_position` rejects it with :class:`MalformedI
 column and field (``column 31 (P2 hand): unknown card 'Prnce' ...``). Positions at a
 decision (``play``) or at a turn's draw (``turn_draw``) are checked with
 :func:`loveformal.position.position` (seat card counts, out/protected consistency, tokens,
-...); at every phase, card kinds and copies are checked against the deck for the player
-count, and seats against the number of players.
+...); positions inside a card's effect (``redraw``, ``chancellor_draw``, ``chancellor``,
+``bishop_redraw``) by :func:`_check_effect_step` (two seats still in, each seat's hand
+size for that step, the card that started the effect on top of its player's discard pile,
+tokens below the match's count); at every phase, card kinds and copies are checked against
+the deck for the player count, and seats against the number of players. Numbers are ASCII
+digits of bounded length (:mod:`loveformal.literals`).
 """
 
 from __future__ import annotations

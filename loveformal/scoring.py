@@ -13,6 +13,7 @@ from operator import itemgetter
 
 from loveformal import cards as G
 from loveformal import events as K
+from loveformal.errors import MalformedInput
 from loveformal.events import Event
 from loveformal.state import GAME_OVER, REDRAW, ROUND_OVER, TURN_DRAW, DrawPile, Seat, State
 from loveformal.table import add_card, evolve, setter, with_seat
@@ -286,6 +287,11 @@ def end_turn(state: State) -> State:
     n = state.players
     nxt = (state.turn + 1) % n
     while seats[nxt].out:
+        if nxt == state.turn:  # every seat is out: no reachable state, never a hang
+            raise MalformedInput(
+                "no seat is still in the round (a round ends when one player is left): "
+                "the state cannot be reached by play"
+            )
         nxt = (nxt + 1) % n
     if seats[nxt][3]:  # protected
         hand, discards, out, _, tokens, spied = seats[nxt]

@@ -474,7 +474,11 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
 
     rec(0, caps0, [[] for _ in range(zones_n)])
     if not deals and consistent[0]:
-        raise MalformedInput(f"the prior gives weight 0 to every one of the {consistent[0]} deals")
+        raise MalformedInput(
+            f"the prior gives weight 0 to every one of the {consistent[0]} deals (a float "
+            "weight is read as the simplest fraction it stands for, so a positive float below "
+            "5e-10 reads as 0; give weights as integers or fractions to keep them)"
+        )
     if not deals:
         raise MalformedInput("no deal of the unseen cards is consistent with the position")
     return deals

@@ -14,9 +14,15 @@ from pathlib import Path
 import pytest
 
 from loveformal import cli
+from loveformal.cards import Card
+from loveformal.engine import apply, legal_actions
+from loveformal.errors import MalformedInput
 from loveformal.literals import echo, number_problem, whole_number
+from loveformal.notation import parse_position
 from loveformal.paths import kind, unwritable_dir, unwritable_file
 from loveformal.play import play_session
+from loveformal.state import Seat
+from loveformal.table import evolve
 
 # A position play reaches, then P2 knocked out: only P1 is left at a redraw step.
 ONE_SEAT_LEFT = (
@@ -65,6 +71,24 @@ def test_solve_a_round_with_one_seat_left_is_refused_not_a_hang(
     """The end of the turn looked for the next seat still in the round, forever."""
     line = refused(capsys, "solve", ONE_SEAT_LEFT, "--max-nodes", "200000")
     assert "only one seat is still in the round" in line and "(P1)" in line
+
+
+def test_the_engine_refuses_to_pass_the_turn_when_every_seat_is_out() -> None:
+    """The defence behind the check above, for a state built without it: the Princess
+    knocks out the last seat still in, and the end of the turn says so instead of looping."""
+    state = parse_position(
+        SOLVABLE.replace("P1 Guard,Guard", "P1 Guard,Princess").replace(
+            "deck Princess", "deck Guard"
+        )
+    )
+    p2 = state.seats[1]
+    gone = Seat((), p2.discards + p2.hand, True, False, p2.tokens, p2.spied)
+    impossible = evolve(state, seats=(state.seats[0], gone))
+    princess = next(
+        a for a in legal_actions(impossible) if getattr(a, "card", None) is Card.PRINCESS
+    )
+    with pytest.raises(MalformedInput, match="no seat is still in the round"):
+        apply(impossible, princess)
 
 
 def test_compare_refuses_it_too(capsys: pytest.CaptureFixture[str]) -> None:

@@ -201,6 +201,7 @@ def test_integer_weights_of_any_kind() -> None:
         (lambda s, n: 1 / 0, "raised ZeroDivisionError"),
         (lambda s, n: sys.exit(5), "raised SystemExit: 5"),
         (lambda s, n: 0, "weight 0 to every one of the 4 deals"),
+        (lambda s, n: 5e-324, "weight 0 to every one .* a positive float below 5e-10 reads as 0"),
         (lambda s, n: _Unshowable(), "expected a number >= 0 .*got <a _Unshowable that cannot"),
     ],
 )
