@@ -9,6 +9,7 @@ no round reaches are in ``test_notation.py``; here is what reaches the user.
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -240,3 +241,17 @@ def test_paths_answer_without_raising(tmp_path: Path) -> None:
     assert unwritable_file(tmp_path / long_name) is not None
     assert unwritable_dir(tmp_path / "new" / "deeper") is None
     assert unwritable_dir(tmp_path / "f") == "it is a file, not a directory"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_scenario_named_by_a_pipe_is_refused_not_waited_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``compare x.toml`` read a named pipe and waited for a writer, forever."""
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    for command in ("compare", "solve"):
+        line = refused(capsys, command, str(fifo))
+        assert "pipe.toml" in line and ("not a regular file" in line or "no such file" in line)
+    line = refused(capsys, "compare", str(tmp_path / "missing.toml"))
+    assert "missing.toml: no such file" in line
