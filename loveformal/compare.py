@@ -404,6 +404,16 @@ def _differing_options(a: Ruleset, b: Ruleset, players: int) -> list[str]:
     return [n for n in OPTION_NAMES if _option_value(a, n, players) != _option_value(b, n, players)]
 
 
+def _plays(rules: Ruleset, players: int) -> bool:
+    """Whether ``rules`` has a deck (and so option values) for ``players``."""
+    try:
+        rules.deck(players)
+        rules.options.tokens_for(players)
+    except (ValueError, KeyError):
+        return False
+    return True
+
+
 def _deck_differs(a: Ruleset, b: Ruleset, players: int) -> bool:
     try:
         da, db = a.deck(players), b.deck(players)
@@ -436,11 +446,15 @@ class Comparison:
 
 def _cell_key(col: Column, name: str) -> str:
     """What a row's cell is compared on: its text, except that an error message names its
-    own column's preset ("the classic deck ...") and is compared without that name."""
+    own column's preset and decks ("the classic deck ...", "(premium-16, premium-32)") and
+    is compared without those names."""
     value = col.rows[name]
     if col.error is None:
         return value
-    return re.sub(rf"(?<![\w-]){re.escape(col.preset)}(?![\w-])", "<preset>", value)
+    rules = load_preset(col.preset).ruleset
+    for word in (col.preset, *(d.name for d in rules.decks)):  # a deck may share the name
+        value = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", "<name>", value)
+    return re.sub(r"<name>(?:, <name>)+", "<name>", value)
 
 
 def compare(source: Source, moves: Sequence[Move], presets: Sequence[str]) -> Comparison:
@@ -462,6 +476,9 @@ def compare(source: Source, moves: Sequence[Move], presets: Sequence[str]) -> Co
             continue
         rules_b = load_preset(col.preset).ruleset
         runs: dict[str, Column] = {}
+        if not (_plays(ref_rules, players) and _plays(rules_b, players)):
+            flipped[col.preset] = runs  # no option explains a player count: the deck does
+            continue
         for name in _differing_options(ref_rules, rules_b, players):
             if name in load_preset(col.preset).not_applicable:
                 continue

@@ -255,3 +255,34 @@ def test_a_scenario_named_by_a_pipe_is_refused_not_waited_on(
         assert "pipe.toml" in line and ("not a regular file" in line or "no such file" in line)
     line = refused(capsys, "compare", str(tmp_path / "missing.toml"))
     assert "missing.toml: no such file" in line
+
+
+FIVE = (
+    "premium 5p r1 start:P1 | P1 Guard,Priest d:- t0 | P2 Baron d:- t0 | P3 King d:- t0 | P4 "
+    "Prince d:- t0 | P5 Handmaid d:- t0 | deck Guard,Countess | aside Princess | up - | play P1"
+)
+
+
+def test_compare_with_a_preset_that_has_no_deck_for_the_players(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Five players under the default presets (classic stops at 4) raised a KeyError from
+    the option table; the player count is the deck's difference, in that column."""
+    code, out, _ = run(capsys, "compare", FIVE)
+    assert code == 0
+    assert "result: classic <- deck" in out and "result: z2019-classic <- deck" in out
+    code, out, _ = run(capsys, "compare", FIVE, "--presets", "classic,z2019-classic")
+    assert code == 0 and "0 of 14 rows differ" in out
+    code, out, _ = run(capsys, "compare", "loveformal/specs/scenarios/example/bishop-redraw.toml")
+    assert code == 0 and "rows differ" in out
+
+
+def test_compare_masks_deck_names_in_a_shared_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same refusal names each preset's decks ("(classic)", "(premium-16, premium-32)")."""
+    text = (
+        "z2019 chancellor_short_deck=no_effect_below_two 3p r1 start:P1 | P1 Guard,Baron d:- t0"
+        " | P2 Priest d:- t0 | P3 King d:- t0 | deck - / Guard*3,Priest,Baron,Handmaid*2,"
+        "Prince*2,Countess,Princess | aside Guard | up - | play P1"
+    )
+    code, out, _ = run(capsys, "compare", text, "--presets", "classic,premium,z2019-classic")
+    assert code == 0 and "0 of 14 rows differ" in out and "premium-16" in out
