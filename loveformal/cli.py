@@ -152,6 +152,9 @@ def _split_list(text: str | None, what: str) -> list[str]:
     items = [t.strip() for t in text.split(",")]
     if not all(items):
         raise _BadInput(f"{what}: empty name in {text!r} (expected a comma-separated list)")
+    twice = next((t for i, t in enumerate(items) if t in items[:i]), None)
+    if twice is not None:
+        raise _BadInput(f"{what}: {twice!r} is given twice")
     return items
 
 

@@ -731,8 +731,21 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
             "jester",
             "the Jester's player cannot bet on itself here (jester_self = false)",
         )
+    if phase is Phase.ROUND_OVER and not nxt:
+        raise _bad(sstart, "status", "round_over needs next:SEATS (who may start the next round)")
+    if phase is Phase.DEAL:  # the deal gives each seat one card; nothing is played yet
+        for i, s in enumerate(specs):
+            if len(s.hand) > 1 or s.discards or s.out or s.protected:
+                raise _bad(
+                    s.col,
+                    seat_name(i),
+                    "the position cannot exist: during the deal a seat holds at most one "
+                    "card, has discarded nothing and is neither out nor protected",
+                )
     if phase in _EFFECT_STEPS:
-        _check_effect_step(rules, phase, turn, pending, draws, specs, pile, players)
+        _check_effect_step(
+            rules, phase, turn, pending, draws, specs, pile, players, len(face_up), sycophant
+        )
     if phase is Phase.PLAY or phase is Phase.TURN_DRAW:
         # position() rejects a self-bet even under jester_self (checked above instead).
         checked_jester = jester if jester is None or jester[0] != jester[1] else None
@@ -797,6 +810,8 @@ def _check_effect_step(
     specs: Sequence[_SeatSpec],
     pile: DrawPile,
     players: int,
+    face_up: int,
+    sycophant: int | None,
 ) -> None:
     """What every state reached by play at a step inside a card's effect satisfies (the
     ``play`` and ``turn_draw`` steps are checked by :func:`~loveformal.position.position`).
@@ -821,14 +836,68 @@ def _check_effect_step(
     for i, s in enumerate(specs):
         if s.tokens >= goal:
             raise bad(i, f"it has {s.tokens} tokens; the match ends at {goal}")
+    allowed_up = rules.options.two_player_face_up if players == 2 else 0
+    if face_up > allowed_up:
+        raise bad(
+            turn,
+            f"{face_up} card{_s(face_up)} face up, but the ruleset removes {allowed_up} face up "
+            f"with {players} players",
+        )
+    if sycophant is not None and specs[sycophant].out:
+        raise bad(sycophant, "it is out of the round, so no Sycophant's mark is on it")
     me = specs[turn]
+    if me.protected:
+        raise bad(
+            turn,
+            f"{step} it is protected, but a Handmaid's protection ends at the start of its "
+            "player's turn",
+        )
     # Only a Guard that chose an Assassin knocks its own player out mid-effect (R6).
-    if me.out and not (
+    assassin = (
         phase is Phase.REDRAW
         and pending is not None
+        and pending != turn
         and specs[pending].discards[-1:] == (Card.ASSASSIN,)
-    ):
+    )
+    if me.out and not assassin:
         raise bad(turn, f"it is out of the round, but its card's effect is under way {step}")
+    if me.out and not rules.options.assassin_redraw:
+        raise bad(
+            turn,
+            f"{step} the Assassin's holder draws a new card only under assassin_redraw = true",
+        )
+    if me.out and me.discards[-2:-1] != (Card.GUARD,):
+        raise bad(
+            turn,
+            f"{step} it chose the Assassin with a Guard and is out, so its discard pile must "
+            "end with the Guard and then the card it held (d:...,Guard,CARD)",
+        )
+    if pending is not None:
+        target = specs[pending]
+        if target.out:
+            raise bad(pending, f"{step} it is out of the round, so it draws no card")
+        if target.protected and pending != turn:
+            raise bad(
+                pending,
+                f"{step} it is protected, so no card could make it discard and draw",
+            )
+        if phase is Phase.BISHOP_REDRAW and pending == turn:
+            raise bad(pending, f"{step} the Bishop chooses another player, not its own")
+        if phase is Phase.REDRAW and target.discards[-1:] == (Card.PRINCESS,):
+            raise bad(
+                pending,
+                f"{step} it has just discarded the Princess, which knocks it out: it draws nothing",
+            )
+    bishop_hit = (
+        phase is Phase.BISHOP_REDRAW
+        or (phase is Phase.REDRAW and pending != turn and me.discards[-1:] == (Card.BISHOP,))
+    ) and rules.options.bishop_redraw == "on_hit"
+    if bishop_hit and not me.out and me.tokens == 0:
+        raise bad(
+            turn,
+            f"{step} its Bishop hit (a redraw follows only a hit under bishop_redraw = "
+            "on_hit), so it has gained a token, but it has t0",
+        )
     held = len(me.hand)
     if phase is Phase.CHANCELLOR or phase is Phase.CHANCELLOR_DRAW:
         if me.discards[-1:] != (Card.CHANCELLOR,):

@@ -43,6 +43,8 @@ def unwritable_file(path: Path | str) -> str | None:
     text = str(path)
     if not text.strip():
         return "expected a file name, got an empty one"
+    if text.endswith(("/", os.sep)):
+        return "a name ending in '/' is a directory's, not a file's"
     p = Path(text)
     try:
         if p.is_dir():

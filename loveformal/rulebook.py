@@ -455,10 +455,13 @@ def _parse_tokens_text(text: str, where: str) -> int | dict[int, int]:
         players, sep, tokens = part.partition(":")
         if not sep:
             raise SpecError(
-                f"{where}: bad tokens_to_win entry {part!r} "
+                f"{where}: bad tokens_to_win entry {echo(part)} "
                 "(expected players:tokens pairs like 2:6,3:5, or a single integer)"
             )
-        out[_count(players, "a player count", where)] = _count(tokens, "a token count", where)
+        n = _count(players, "a player count", where)
+        if n in out:
+            raise SpecError(f"{where}: tokens_to_win for {n} players is given twice")
+        out[n] = _count(tokens, "a token count", where)
     return out
 
 
@@ -483,7 +486,10 @@ def _tokens(
         entries = dict.fromkeys(players, raw)
     elif isinstance(raw, Mapping):
         for key, value in raw.items():
-            entries[_count(key, "a player count", where)] = _count(value, "a token count", where)
+            n = _count(key, "a player count", where)
+            if n in entries:  # "5" and "05" in one table
+                raise SpecError(f"{where}: tokens_to_win for {n} players is given twice")
+            entries[n] = _count(value, "a token count", where)
     else:
         raise SpecError(
             f"{where}: bad value {raw!r} for option tokens_to_win "
@@ -499,7 +505,14 @@ def _tokens(
                 f"(allowed player counts: {', '.join(map(str, players))})"
             )
         if tokens < 1:
-            raise SpecError(f"{where}: tokens_to_win for {n} players must be >= 1, got {tokens}")
+            raise SpecError(
+                f"{where}: tokens_to_win for {n} players must be >= 1, got {echo(tokens)}"
+            )
+        if tokens >= 10**MAX_DIGITS:
+            raise SpecError(
+                f"{where}: tokens_to_win for {n} players is too large ({echo(tokens)}; at most "
+                f"{MAX_DIGITS} digits)"
+            )
     if base is None:
         if players is not None:
             missing = [n for n in players if n not in entries]

@@ -626,6 +626,8 @@ def simulate_command(
             raise MalformedInput("--address needs --backend ray")
         if plot is not None:
             problem = unwritable_file(plot)
+            if problem is None and not plot.lower().endswith(".png"):
+                problem = "the chart is a PNG: give a name ending in .png"
             if problem is not None:  # said before the games, not after
                 raise MalformedInput(f"--plot: cannot write {plot!r}: {problem}")
             try:

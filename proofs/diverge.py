@@ -707,9 +707,9 @@ def register(app: typer.Typer) -> None:
     def diverge_command(
         preset_a: Annotated[str, typer.Argument(help="The base preset.")],
         preset_b: Annotated[str, typer.Argument(help="The preset whose option values differ.")],
-        out: Annotated[Path, typer.Option("--out", help="Where to write the scenarios.")] = Path(
-            "diverge"
-        ),
+        out: Annotated[
+            str, typer.Option("--out", help="Where to write the scenarios.")
+        ] = "diverge",
         players: Annotated[
             int | None, typer.Option("--players", help="Only this player count.")
         ] = None,
@@ -728,8 +728,8 @@ def register(app: typer.Typer) -> None:
                 )
             problem = unwritable_dir(out)
             if problem is not None:
-                raise MalformedInput(f"--out: cannot write scenarios into {out}: {problem}")
-            report = diverge(preset_a, preset_b, out, players)
+                raise MalformedInput(f"--out: cannot write scenarios into {out!r}: {problem}")
+            report = diverge(preset_a, preset_b, Path(out), players)
         except LoveformalError as e:
             typer.echo(f"loveformal: error: {e}", err=True)
             raise typer.Exit(2) from None

@@ -193,7 +193,7 @@ def solve_command(
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     graph: Annotated[
-        Path | None, typer.Option(help="Write the game tree as GraphML to this file.")
+        str | None, typer.Option(help="Write the game tree as GraphML to this file.")
     ] = None,
     max_nodes: Annotated[
         int,
@@ -243,7 +243,7 @@ def solve_command(
     if graph is not None:
         problem = unwritable_file(graph)
         if problem is not None:  # said before solving, not after
-            raise _fail(f"--graph: cannot write {graph}: {problem}")
+            raise _fail(f"--graph: cannot write {graph!r}: {problem}")
     try:
         state = load_position(position)
         try:
@@ -307,7 +307,7 @@ def solve_command(
         from .graph import write_graphml
 
         try:
-            write_graphml(result.game, graph)
+            write_graphml(result.game, Path(graph))
         except OSError as exc:
             raise _fail(f"--graph: cannot write {graph}: {exc.strerror or exc}") from None
     if prior is not None:

@@ -17,11 +17,12 @@ import pytest
 from loveformal import cli
 from loveformal.cards import Card
 from loveformal.engine import apply, legal_actions
-from loveformal.errors import MalformedInput
+from loveformal.errors import MalformedInput, SpecError
 from loveformal.literals import echo, number_problem, whole_number
 from loveformal.notation import parse_position
 from loveformal.paths import kind, unwritable_dir, unwritable_file
 from loveformal.play import play_session
+from loveformal.rulebook import make_ruleset
 from loveformal.state import Seat
 from loveformal.table import evolve
 
@@ -286,3 +287,49 @@ def test_compare_masks_deck_names_in_a_shared_error(capsys: pytest.CaptureFixtur
     )
     code, out, _ = run(capsys, "compare", text, "--presets", "classic,premium,z2019-classic")
     assert code == 0 and "0 of 14 rows differ" in out and "premium-16" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("rules", "classic", "-o", "tokens_to_win=" + "1" + "0" * 12), "13 digits (at most 9)"),
+        (("rules", "classic", "-o", "tokens_to_win=2:6,2:7"), "for 2 players is given twice"),
+        (("solve", SOLVABLE, "--graph", ""), "expected a file name, got an empty one"),
+        (("solve", SOLVABLE, "--graph", "x.graphml/"), "a name ending in '/' is a directory's"),
+        (("simulate", "--games", "1", "--plot", "chart.pdf"), "give a name ending in .png"),
+        (("simulate", "--games", "1", "--bots", "random:"), "bot 'random:': nothing after ':'"),
+        (("verify", "--players", "2,2"), "--players: '2' is given twice"),
+        (("verify", "--sections", "matches,matches"), "--sections: 'matches' is given twice"),
+        (("diverge", "classic", "cn-wiki", "--out", ""), "expected a directory name, got an empty"),
+        (("solve", SOLVABLE.replace("play P1", "round_over P1 won:P1")), "round_over needs next:"),
+        (
+            ("solve", SOLVABLE.replace("play P1", "deal P1")),
+            "during the deal a seat holds at most one card",
+        ),
+    ],
+)
+def test_second_fuzzing_pass(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    """Found by a second pass: silent last-wins, an empty name read as the current folder,
+    a trailing '/' dropped, PNG bytes under another name, a duplicate run twice, a round end
+    with no next starter (a chance node without outcomes), a deal with cards played."""
+    assert message in refused(capsys, *args)
+
+
+def test_scenario_check_of_an_empty_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """``scenario check ""`` checked every scenario file in the current folder."""
+    code, out, err = run(capsys, "scenario", "check", "")
+    assert code == 2 and "expected a file or folder name, got ''" in out + err
+    assert "passed" in out and "0 passed" in out
+
+
+def test_a_token_count_given_as_an_integer_is_bounded() -> None:
+    """The table form was bounded, a single integer was not: 10**12 was accepted and its
+    positions did not read back; 10**4400 broke the ruleset's text."""
+    for tokens in (10**12, 10**4400):
+        with pytest.raises(SpecError, match=r"tokens_to_win for 2 players is too large"):
+            make_ruleset("classic", {"tokens_to_win": tokens})
+    with pytest.raises(SpecError, match="for 5 players is given twice"):
+        make_ruleset("premium", {"tokens_to_win": {"5": 1, "05": 3}})
+    assert make_ruleset("classic", {"tokens_to_win": 10**9 - 1}).options.tokens_for(2) > 0

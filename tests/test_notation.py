@@ -275,9 +275,54 @@ _C2 = (
 )
 
 
+# Reached by random play (premium, five players): a Bishop's hit, and a Guard that chose the
+# Assassin (its player P5 is out; P4 discarded the Assassin and draws).
+_B = (
+    "premium assassin_redraw=true 5p r1 start:P1 | P1 Assassin d:Countess t0 | P2 Princess "
+    "d:Priest t0 | P3 Baron d:Priest t0 | P4 Handmaid d:Guard t0 | P5 Count d:Bishop t1 | deck"
+    " - / Guard*7,Baron,Handmaid,Prince*2,King,Dowager_Queen,Constable,Count,Sycophant*2,"
+    "Baroness*2,Cardinal*2 | aside Jester | up - | bishop_redraw P5 pending:P4"
+)
+_A = (
+    "premium assassin_redraw=true 5p r1 start:P5 | P1 Princess d:Baron t0 | P2 - d:Cardinal t0"
+    " out | P3 Sycophant d:Prince t0 | P4 - d:Guard,Assassin t0 | P5 - d:Baroness,Sycophant,"
+    "Guard,Baroness t0 out | deck - / Guard*6,Priest*2,Baron,Handmaid*2,Prince,Countess,Bishop,"
+    "Dowager_Queen,Constable,Count*2,Cardinal,Jester | aside King | up - | redraw P5 pending:P4"
+)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
+        # Found by a second fuzzing pass, each confirmed by a successor the notation refuses.
+        (_B.replace("pending:P4", "pending:P5"), r"the Bishop chooses another player"),
+        (_B.replace("Bishop t1", "Bishop t0"), r"\(P5\): .*its Bishop hit .* but it has t0"),
+        (_B.replace("Handmaid d:Guard t0", "Handmaid d:Guard t0 prot"), r"\(P4\): .*protected"),
+        (_A.replace("=true", "=false"), r"\(P5\): .*only under assassin_redraw = true"),
+        (_A.replace("start:P5", "start:P5 syc:P2"), r"\(P2\): .*no Sycophant's mark is on it"),
+        (
+            _A.replace("Sycophant,Guard,Baroness", "Guard,Sycophant,Baroness"),
+            r"\(P5\): .*must end with the Guard and then the card it held",
+        ),
+        (_C2.replace("Prince t0", "Prince t0 prot"), r"\(P1\): .*protection ends at the start"),
+        (
+            _C2.replace("Guard,Prince,Princess", "Guard,Princess").replace(
+                "Guard | redraw", "Guard,Prince | redraw"
+            ),
+            r"4 cards face up, but the ruleset removes 3 face up with 2 players",
+        ),
+        (
+            _C2.replace("Handmaid,Guard t0", "Handmaid,Princess t0").replace(
+                "Guard,Prince,Princess", "Guard*2,Prince"
+            ),
+            r"\(P2\): .*just discarded the Princess, which knocks it out",
+        ),
+        (
+            "classic 3p r1 start:P1 | P1 - d:Guard*2,Baron,Princess t0 out | P2 Baron d:Guard,"
+            "Handmaid,Priest,Prince t0 | P3 King d:Guard,Priest,Prince t0 | deck - / Guard,"
+            "Handmaid | aside Countess | up - | redraw P3 pending:P1",
+            r"\(P1\): .*it is out of the round, so it draws no card",
+        ),
         # Only one seat left: the round has ended. These hung the solver (end of turn looked
         # for the next seat still in, forever).
         (
@@ -346,6 +391,8 @@ def test_effect_steps_reached_by_play_parse() -> None:
     """The one-way guarantee behind the test above: its bases are positions play reaches."""
     assert parse_position(_Z2).phase.value == "chancellor"
     assert parse_position(_C2).phase.value == "redraw"
+    assert parse_position(_B).phase.value == "bishop_redraw"
+    assert parse_position(_A).phase.value == "redraw"
 
 
 def test_phases_and_markers_with_their_cards_parse() -> None:

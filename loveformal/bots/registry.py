@@ -22,7 +22,9 @@ def bot_names() -> tuple[str, ...]:
 
 def make_bot(name: str) -> Bot:
     """The bot called ``name``; :class:`MalformedInput` naming the known bots otherwise."""
-    base, _, arg = name.strip().lower().partition(":")
+    base, sep, arg = name.strip().lower().partition(":")
+    if sep and not arg:
+        raise MalformedInput(f"bot {name!r}: nothing after ':'")
     if base == "random" and not arg:
         return RandomBot()
     if base == "heuristic" and not arg:

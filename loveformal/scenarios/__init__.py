@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from loveformal.literals import echo
 from loveformal.paths import kind
 from loveformal.scenarios.model import CheckReport, CheckResult, Scenario, ScenarioError
 from loveformal.scenarios.parse import parse_file, parse_text
@@ -35,6 +36,8 @@ def find_files(paths: Sequence[Path | str]) -> tuple[Path, ...]:
     a folder without scenario files."""
     out: list[Path] = []
     for raw in paths:
+        if not str(raw).strip():  # a str: Path("") would be the current folder
+            raise ScenarioError(Path(), "", f"expected a file or folder name, got {echo(str(raw))}")
         p = Path(raw)
         what = kind(p)
         if what == "dir":

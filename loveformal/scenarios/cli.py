@@ -8,7 +8,6 @@ the key and what was expected; never a traceback).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -30,7 +29,7 @@ def _scenario() -> None:
 @scenario_app.command("check")
 def check(
     paths: Annotated[
-        list[Path], typer.Argument(help="Scenario files or folders (searched for *.toml).")
+        list[str], typer.Argument(help="Scenario files or folders (searched for *.toml).")
     ],
 ) -> None:
     """Check scenario files: exit 0 only if every check holds (1: a check failed;
