@@ -27,6 +27,22 @@ def kind(path: Path | str) -> Literal["file", "dir"] | None:
     return None
 
 
+def not_a_file(path: Path | str) -> str | None:
+    """Why ``path`` cannot be read as a file: ``"no such file"``, ``"is a directory"`` or
+    ``"is not a regular file (a pipe or a device?)"``; ``None`` for a regular file. Never
+    opens it (a named pipe would wait for a writer)."""
+    what = kind(path)
+    if what == "file":
+        return None
+    if what == "dir":
+        return "is a directory"
+    try:
+        exists = Path(path).exists()
+    except (OSError, ValueError):
+        exists = False
+    return "is not a regular file (a pipe or a device?)" if exists else "no such file"
+
+
 def _nearest_existing(path: Path) -> Path:
     """``path`` or the closest of its ancestors that exists (``.`` for a relative path)."""
     for p in (path, *path.parents):
@@ -88,4 +104,4 @@ def _reason(exc: BaseException) -> str:
     return str(exc)
 
 
-__all__ = ["kind", "unwritable_dir", "unwritable_file"]
+__all__ = ["kind", "not_a_file", "unwritable_dir", "unwritable_file"]

@@ -25,7 +25,7 @@ import typer
 
 from loveformal.errors import LoveformalError, MalformedInput
 from loveformal.notation import parse_position
-from loveformal.paths import kind, unwritable_file
+from loveformal.paths import kind, not_a_file, unwritable_file
 from loveformal.seats import parse_seat, seat_name
 from loveformal.state import State
 
@@ -88,7 +88,8 @@ def load_position(text: str) -> State:
         if found == "dir":
             raise MalformedInput(f"{text}: is a directory, not a scenario file or a position")
         if found is None:
-            raise MalformedInput(f"{text}: no such file (and not a position in the notation)")
+            why = not_a_file(text)
+            raise MalformedInput(f"{text}: {why} (and not a position in the notation)")
     if text.lower().endswith(".toml") or (path.suffix and found == "file"):
         from loveformal.scenarios.parse import initial_state, parse_file, ruleset_of
         from loveformal.scenarios.run import play_moves

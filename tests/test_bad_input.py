@@ -253,7 +253,9 @@ def test_a_scenario_named_by_a_pipe_is_refused_not_waited_on(
     os.mkfifo(fifo)
     for command in ("compare", "solve"):
         line = refused(capsys, command, str(fifo))
-        assert "pipe.toml" in line and ("not a regular file" in line or "no such file" in line)
+        assert "pipe.toml: is not a regular file (a pipe or a device?)" in line
+    code, out, err = run(capsys, "scenario", "check", str(fifo))
+    assert code == 2 and "pipe.toml: is not a regular file" in out + err
     line = refused(capsys, "compare", str(tmp_path / "missing.toml"))
     assert "missing.toml: no such file" in line
 

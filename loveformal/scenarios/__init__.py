@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from loveformal.literals import echo
-from loveformal.paths import kind
+from loveformal.paths import kind, not_a_file
 from loveformal.scenarios.model import CheckReport, CheckResult, Scenario, ScenarioError
 from loveformal.scenarios.parse import parse_file, parse_text
 from loveformal.scenarios.run import check_scenario
@@ -53,7 +53,10 @@ def find_files(paths: Sequence[Path | str]) -> tuple[Path, ...]:
                 if "|" in str(raw)
                 else ""
             )
-            raise ScenarioError(p, "", "no such file or folder" + hint)
+            why = not_a_file(p)
+            raise ScenarioError(
+                p, "", ("no such file or folder" if why == "no such file" else str(why)) + hint
+            )
     return tuple(out)
 
 

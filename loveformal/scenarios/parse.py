@@ -19,7 +19,7 @@ from loveformal.actions import Guess
 from loveformal.cards import Card
 from loveformal.engine import new_match
 from loveformal.errors import MalformedInput
-from loveformal.paths import kind
+from loveformal.paths import not_a_file
 from loveformal.position import position
 from loveformal.rulebook import make_ruleset, option_spec, preset_names
 from loveformal.ruleset import Ruleset
@@ -220,19 +220,8 @@ def _join(key: str, name: str) -> str:
 def parse_file(path: Path | str) -> Scenario:
     """Read and check the scenario file ``path``."""
     p = Path(path)
-    what = kind(p)
-    if what != "file":  # a directory, a pipe or a device is refused, never read (or waited on)
-        try:
-            exists = p.exists()
-        except (OSError, ValueError):
-            exists = False
-        why = (
-            "is a directory, not a scenario file"
-            if what == "dir"
-            else "is not a regular file (a pipe or a device?)"
-            if exists
-            else "no such file"
-        )
+    why = not_a_file(p)
+    if why is not None:  # a directory, a pipe or a device is refused, never read (or waited on)
         raise ScenarioError(p, "", why)
     try:
         data = p.read_bytes()
