@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loveformal.cards import Card
+from loveformal.literals import echo
 from loveformal.seats import seat_name
 
 Guess = Card | int
@@ -102,3 +103,53 @@ STARTER_OF: tuple[Starter, ...] = tuple(Starter(seat) for seat in range(8))
 Decision = Play | ChancellorReturn | BishopRedraw
 ChanceOutcome = Draw | Starter
 Action = Decision | ChanceOutcome
+
+
+def _seat_ok(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _what(value: object) -> str:
+    return f"{type(value).__name__} {echo(value)}"
+
+
+def malformed(action: object) -> str | None:
+    """Why ``action`` is not a well-formed action of this module (a field of the wrong type),
+    or ``None``. Seats are ``int`` (not ``bool``: ``True == 1`` would name P2), cards are
+    :class:`Card`, card lists are tuples. Checked before legality, so that a wrong type is
+    named rather than failing inside a rule, or being read as something else."""
+    if isinstance(action, Play):
+        if not isinstance(action.card, Card):
+            return f"Play.card: expected a Card, got {_what(action.card)}"
+        for name in ("target", "look"):
+            value = getattr(action, name)
+            if value is not None and not _seat_ok(value):
+                return f"Play.{name}: expected a seat number (int) or None, got {_what(value)}"
+        if not isinstance(action.targets, tuple) or not all(map(_seat_ok, action.targets)):
+            return (
+                f"Play.targets: expected a tuple of seat numbers (int), got {_what(action.targets)}"
+            )
+        guess = action.guess
+        if guess is not None and not isinstance(guess, Card) and not _seat_ok(guess):
+            return f"Play.guess: expected a Card, a number (int) or None, got {_what(guess)}"
+    elif isinstance(action, ChancellorReturn):
+        if not isinstance(action.keep, Card):
+            return f"ChancellorReturn.keep: expected a Card, got {_what(action.keep)}"
+        bottom = action.bottom
+        if not isinstance(bottom, tuple) or not all(isinstance(c, Card) for c in bottom):
+            return f"ChancellorReturn.bottom: expected a tuple of Cards, got {_what(bottom)}"
+    elif isinstance(action, BishopRedraw):
+        if not isinstance(action.redraw, bool):
+            return f"BishopRedraw.redraw: expected True or False, got {_what(action.redraw)}"
+    elif isinstance(action, Draw):
+        if not isinstance(action.card, Card):
+            return f"Draw.card: expected a Card, got {_what(action.card)}"
+    elif isinstance(action, Starter):
+        if not _seat_ok(action.seat):
+            return f"Starter.seat: expected a seat number (int), got {_what(action.seat)}"
+    else:
+        return (
+            "expected an action (Play, ChancellorReturn, BishopRedraw, Draw or Starter), "
+            f"got {_what(action)}"
+        )
+    return None

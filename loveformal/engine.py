@@ -34,12 +34,14 @@ from loveformal.actions import (
     Draw,
     Play,
     Starter,
+    malformed,
 )
 from loveformal.cards import Card, sort_cards
 from loveformal.effects import EFFECTS
 from loveformal.errors import IllegalAction, MalformedInput, OutOfTurn
 from loveformal.events import Event
 from loveformal.legality import explain_play
+from loveformal.literals import echo
 from loveformal.ruleset import Ruleset
 from loveformal.scoring import discard_hand, draw_replacement, end_turn, fresh_pile
 from loveformal.seats import seat_name
@@ -415,6 +417,9 @@ def _name(state: State, seat: int) -> str:
 
 def explain(state: State, action: object) -> str | None:
     """Why ``action`` is not legal in ``state``, or ``None`` when :func:`apply` accepts it."""
+    wrong = malformed(action)
+    if wrong is not None:
+        return f"not a well-formed action: {wrong}"
     phase = state.phase
     if phase is GAME_OVER:
         return "the match is over"
@@ -491,6 +496,8 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
     a mismatch raises :class:`OutOfTurn`. An illegal action raises :class:`IllegalAction`
     whose message says why.
     """
+    if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool)):
+        raise IllegalAction(f"seat: expected a seat number (int) or CHANCE, got {echo(seat)}")
     if seat is not None and seat != current_player(state):
         actor = current_player(state)
         whose = {CHANCE: "chance's", TERMINAL: "nobody's"}.get(actor)
@@ -516,7 +523,12 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
                 possible = bool(bottom) and card is bottom[0]
             if possible:
                 return _draw(state, card)
-    elif type(action) is Starter and phase is ROUND_OVER and action.seat in state.next_starters:
+    elif (
+        type(action) is Starter
+        and phase is ROUND_OVER
+        and type(action.seat) is int
+        and action.seat in state.next_starters
+    ):
         return _new_round(state, action.seat)
     reason = explain(state, action)
     if reason is not None:

@@ -1,7 +1,7 @@
 """The errors the engine raises. Every message says what is wrong in the game's own words.
 
 * :class:`MalformedInput` — a file, position, option or name that cannot be understood.
-* :class:`IllegalAction` — a well-formed action the rules forbid in this state.
+* :class:`IllegalAction` — an action the rules forbid in this state (or an ill-typed one).
 * :class:`OutOfTurn` — an action by a seat (or chance) whose decision it is not.
 
 All derive from :class:`LoveformalError`; the command line turns them into a message and an
@@ -24,7 +24,8 @@ class SpecError(MalformedInput):
 
 
 class IllegalAction(LoveformalError, ValueError):
-    """The action is well formed but the rules forbid it here. The state is unchanged."""
+    """The rules forbid the action here, or it is not a well-formed action (a field of the
+    wrong type, see :func:`loveformal.actions.malformed`). The state is unchanged."""
 
 
 class OutOfTurn(IllegalAction):

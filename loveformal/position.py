@@ -119,6 +119,34 @@ def position(
             raise MalformedInput(
                 f"{marker}: the {rules.preset} deck for {players} players has no {card}"
             )
+    # A marker's card was played: it is in a discard pile (or unlisted), not in play.
+    in_play: Counter[Card] = Counter(deck)
+    in_play.update(face_up)
+    if set_aside is not None:
+        in_play[set_aside] += 1
+    for cards in hands.values():
+        in_play.update(cards)
+    free = {c: full.count(c) - in_play[c] for c in (Card.SYCOPHANT, Card.JESTER, Card.SPY)}
+    if jester is not None:
+        others = sum(
+            list(cards).count(Card.JESTER) for i, cards in discards.items() if i != jester[0]
+        )
+        if free[Card.JESTER] - others < 1:
+            raise MalformedInput(
+                f"jester: {seat_name(jester[0])} has played a Jester, but every Jester of the "
+                "deck is elsewhere (in a hand, the deck, aside, face up or another discard pile)"
+            )
+    if sycophant is not None and free[Card.SYCOPHANT] < 1:
+        raise MalformedInput(
+            "sycophant: a Sycophant has been played, but every Sycophant of the deck is still "
+            "in play (in a hand, the deck, aside or face up)"
+        )
+    n_spied = len(set(spied or ()) | {i for i, cards in discards.items() if Card.SPY in cards})
+    if n_spied > free[Card.SPY]:
+        raise MalformedInput(
+            f"spied: {n_spied} seats have played or discarded a Spy, but only "
+            f"{max(free[Card.SPY], 0)} of the deck's Spies are out of play"
+        )
 
     seats: list[Seat] = []
     goal = rules.options.tokens_for(players)

@@ -486,6 +486,14 @@ def _tokens(
         entries = dict.fromkeys(players, raw)
     elif isinstance(raw, Mapping):
         for key, value in raw.items():
+            if isinstance(key, str) and (key != key.strip() or key[:1] == "0"):
+                raise SpecError(
+                    f'{where}: player count {echo(key)}: write it as a plain number ("3")'
+                )
+            if isinstance(value, str):  # a table's values are TOML integers, not strings
+                raise SpecError(
+                    f"{where}.{key}: expected an integer token count, got a string ({echo(value)})"
+                )
             n = _count(key, "a player count", where)
             if n in entries:  # "5" and "05" in one table
                 raise SpecError(f"{where}: tokens_to_win for {n} players is given twice")

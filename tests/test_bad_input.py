@@ -15,14 +15,17 @@ from pathlib import Path
 import pytest
 
 from loveformal import cli
+from loveformal.actions import BishopRedraw, ChancellorReturn, Draw, Play, Starter, malformed
 from loveformal.cards import Card
 from loveformal.engine import apply, legal_actions
-from loveformal.errors import MalformedInput, SpecError
+from loveformal.errors import IllegalAction, MalformedInput, SpecError
 from loveformal.literals import echo, number_problem, whole_number
 from loveformal.notation import parse_position
 from loveformal.paths import kind, unwritable_dir, unwritable_file
 from loveformal.play import play_session
+from loveformal.position import position
 from loveformal.rulebook import make_ruleset
+from loveformal.scenarios import ScenarioError, parse_text
 from loveformal.state import Seat
 from loveformal.table import evolve
 
@@ -332,6 +335,109 @@ def test_a_token_count_given_as_an_integer_is_bounded() -> None:
     for tokens in (10**12, 10**4400):
         with pytest.raises(SpecError, match=r"tokens_to_win for 2 players is too large"):
             make_ruleset("classic", {"tokens_to_win": tokens})
-    with pytest.raises(SpecError, match="for 5 players is given twice"):
-        make_ruleset("premium", {"tokens_to_win": {"5": 1, "05": 3}})
+    with pytest.raises(SpecError, match="player count '05': write it as a plain number"):
+        make_ruleset("premium", {"tokens_to_win": {"5": 1, "05": 3}})  # was last-wins
     assert make_ruleset("classic", {"tokens_to_win": 10**9 - 1}).options.tokens_for(2) > 0
+
+
+# ---------------------------------------------------------------- the API (a third pass)
+
+_KING = (
+    "classic 2p | P1 King,Guard d:Priest,Baron,Prince,Handmaid t0 | P2 Guard d:Priest,Baron,"
+    "Prince,Handmaid t0 | deck Princess | aside Guard | up Countess,Guard,Guard | play P1"
+)
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (Play(Card.KING, target=True), "Play.target: expected a seat number .* got bool True"),
+        (Play(Card.KING, target=1.0), "Play.target: .* got float 1.0"),  # type: ignore[arg-type]
+        (Play(Card.KING, target="P2"), "Play.target: .* got str 'P2'"),  # type: ignore[arg-type]
+        (Play("King"), "Play.card: expected a Card, got str 'King'"),  # type: ignore[arg-type]
+        (Play(Card.GUARD, target=1, guess=True), "Play.guess: .* got bool True"),
+        (Play(Card.KING, targets=[1]), "Play.targets: expected a tuple"),  # type: ignore[arg-type]
+        (5, "expected an action .* got int 5"),
+        (None, "expected an action .* got NoneType None"),
+    ],
+)
+def test_apply_names_an_ill_typed_action(action: object, message: str) -> None:
+    """A bool seat was read as P2 (``True == 1``) and the King swapped hands; floats, strings
+    and lists failed inside a rule with a TypeError or AttributeError."""
+    state = parse_position(_KING)
+    with pytest.raises(IllegalAction, match="not a well-formed action: " + message):
+        apply(state, action)  # type: ignore[arg-type]
+    assert apply(state, Play(Card.KING, target=1)).seats[0].hand == (Card.GUARD,)
+
+
+def test_ill_typed_chance_and_bishop_actions() -> None:
+    state = parse_position(_KING)
+    with pytest.raises(IllegalAction, match="seat: expected a seat number"):
+        apply(state, legal_actions(state)[0], seat="P1")  # type: ignore[arg-type]
+    assert malformed(Draw("Guard")) == "Draw.card: expected a Card, got str 'Guard'"  # type: ignore[arg-type]
+    assert malformed(Starter(True)) == "Starter.seat: expected a seat number (int), got bool True"
+    assert malformed(BishopRedraw("no")) is not None  # type: ignore[arg-type]
+    assert malformed(ChancellorReturn(Card.KING, None)) is not None  # type: ignore[arg-type]
+    for good in (*legal_actions(state), Draw(Card.GUARD), Starter(1), BishopRedraw(False)):
+        assert malformed(good) is None
+
+
+@pytest.mark.parametrize(
+    ("marker", "message"),
+    [
+        ('spied = ["P1", "P2", "P3"]', "3 seats have played or discarded a Spy, but only 2"),
+        ('spied = ["P1"]\ndiscards = { P2 = ["Spy"], P3 = ["Spy"] }', "3 seats have played"),
+    ],
+)
+def test_a_marker_needs_a_copy_of_its_card_out_of_play(marker: str, message: str) -> None:
+    """z2019 has two Spies: three spied seats were accepted, and one won a Spy token."""
+    text = (
+        'title = "t"\nrulesets = ["z2019"]\n[position]\nplayers = 3\nturn = "P1"\n'
+        'deck = ["Baron", "Guard"]\nset_aside = "Priest"\n'
+        'hands = { P1 = ["Guard", "Handmaid"], P2 = ["Guard"], P3 = ["Prince"] }\n'
+        f'{marker}\n[[moves]]\nplay = "Handmaid"\n[expect]\nprotected = ["P1"]\n'
+    )
+    with pytest.raises(ScenarioError, match=message):
+        parse_text(text, "t.toml")
+
+
+def test_a_jester_bet_needs_its_players_jester() -> None:
+    """The premium deck for 5 players holds one Jester: in P1's discard pile, P3 cannot have
+    played it (a bet by P3 earned P3 a token)."""
+    hands = {0: (Card.GUARD, Card.PRIEST), 1: (Card.BARON,), 2: (Card.KING,), 3: (Card.PRINCE,)}
+    hands[4] = (Card.HANDMAID,)
+    rules = make_ruleset("premium")
+    common = dict(players=5, turn=0, hands=hands, deck=(Card.GUARD,), set_aside=Card.COUNTESS)
+    position(rules, **common, discards={2: (Card.JESTER,)}, jester=(2, 1))  # type: ignore[arg-type]
+    with pytest.raises(MalformedInput, match="jester: P3 has played a Jester, but every Jester"):
+        position(rules, **common, discards={0: (Card.JESTER,)}, jester=(2, 1))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"3": "4"}, r"tokens_to_win\.3: expected an integer token count, got a string"),
+        ({" 3": 2}, r"player count ' 3': write it as a plain number"),
+        ({"03": 2}, r"player count '03': write it as a plain number"),
+    ],
+)
+def test_a_token_table_is_read_as_the_format_says(table: dict[str, object], message: str) -> None:
+    with pytest.raises(SpecError, match=message):
+        make_ruleset("classic", {"tokens_to_win": table})
+
+
+def test_pettingzoo_refuses_what_is_not_an_action_id() -> None:
+    from loveformal.integrations.pettingzoo import env
+
+    e = env("classic", 2)
+    with pytest.raises(MalformedInput, match=r"step\(\) before reset\(\)"):
+        e.step(0)
+    e.reset(seed=1)
+    for bad in (21.7, "21", float("nan"), float("inf"), [0], None, 10**6):
+        with pytest.raises(MalformedInput, match="is not an action id"):
+            e.step(bad)  # type: ignore[arg-type]
+    for players in ("2", 2.0, True, 1):
+        with pytest.raises(MalformedInput, match="players: "):
+            env("classic", players)  # type: ignore[arg-type]
+    with pytest.raises(MalformedInput, match="unknown agent 'player_7'"):
+        e.observe("player_7")

@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, ClassVar
 
@@ -34,7 +35,9 @@ from pettingzoo import AECEnv
 from loveformal.actions import Action
 from loveformal.cards import Card
 from loveformal.engine import apply, current_player, legal_actions, new_match
+from loveformal.errors import MalformedInput
 from loveformal.integrations.action_ids import action_table
+from loveformal.literals import echo
 from loveformal.observation import Observation, observation
 from loveformal.rulebook import make_ruleset
 from loveformal.ruleset import Ruleset
@@ -126,6 +129,11 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any)
     ) -> None:
         super().__init__()
         self.rules = make_ruleset(preset)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise MalformedInput(f"players: expected a whole number, got {echo(players)}")
+        lo, hi = self.rules.min_players, self.rules.max_players
+        if not lo <= players <= hi:
+            raise MalformedInput(f"players: {preset} is played by {lo} to {hi}, got {players}")
         self.players = players
         self.rounds = rounds
         self.render_mode = render_mode
@@ -159,6 +167,10 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any)
         return self._state
 
     def _seat(self, agent: str) -> int:
+        if agent not in self.possible_agents:
+            raise MalformedInput(
+                f"unknown agent {echo(agent)} (agents: {', '.join(self.possible_agents)})"
+            )
         return self.possible_agents.index(agent)
 
     def _advance(self, state: State) -> State:
@@ -200,16 +212,24 @@ class LoveLetterEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any)
         }
 
     def step(self, action: int | None) -> None:
+        if not hasattr(self, "agent_selection"):
+            raise MalformedInput("step() before reset(): call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         state = self.state_value
-        if action is None or not 0 <= int(action) < len(self.actions):
-            raise ValueError(f"action {action!r} is not an action id (0..{len(self.actions) - 1})")
-        chosen = self.actions[int(action)]
+        try:  # an integer (NumPy's too), never a float or a string read as one
+            index = -1 if action is None else operator.index(action)
+        except TypeError:
+            index = -1
+        if not 0 <= index < len(self.actions):
+            raise MalformedInput(
+                f"action {echo(action)} is not an action id (an integer 0..{len(self.actions) - 1})"
+            )
+        chosen = self.actions[index]
         if chosen not in legal_actions(state):
-            raise ValueError(f"action {action} ({chosen}) is not legal now (see action_mask)")
+            raise MalformedInput(f"action {index} ({chosen}) is not legal now (see action_mask)")
         self._cumulative_rewards[agent] = 0.0
         state = self._advance(apply(state, chosen))
         self._state = state
