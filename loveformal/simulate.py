@@ -578,10 +578,13 @@ def _advancer(bar: Progress, task: Any) -> Progress_:
     return advance
 
 
-def _split(text: str, what: str) -> tuple[str, ...]:
+def _split(text: str, what: str, *, unique: bool = False) -> tuple[str, ...]:
     items = tuple(t.strip() for t in text.split(","))
     if not all(items):
         raise MalformedInput(f"{what}: empty name in {text!r}")
+    twice = next((t for i, t in enumerate(items) if t in items[:i]), None)
+    if unique and twice is not None:
+        raise MalformedInput(f"{what}: {twice!r} is given twice")
     return items
 
 
@@ -616,7 +619,11 @@ def simulate_command(
 ) -> None:
     """Bots play many seeded matches; win rates with 95% intervals and game statistics."""
     try:
-        presets = _split(compare_presets, "--compare-presets") if compare_presets else (preset,)
+        presets = (
+            _split(compare_presets, "--compare-presets", unique=True)
+            if compare_presets is not None
+            else (preset,)
+        )
         specs = [SimSpec(p, players, _split(bots, "--bots"), seed, rounds) for p in presets]
         for spec in specs:
             spec.check()

@@ -304,6 +304,8 @@ def test_compare_masks_deck_names_in_a_shared_error(capsys: pytest.CaptureFixtur
         (("simulate", "--games", "1", "--plot", "chart.pdf"), "give a name ending in .png"),
         (("simulate", "--games", "1", "--bots", "random:"), "bot 'random:': nothing after ':'"),
         (("verify", "--players", "2,2"), "--players: '2' is given twice"),
+        (("simulate", "--compare-presets", "classic,classic"), "'classic' is given twice"),
+        (("simulate", "--compare-presets", ""), "--compare-presets: empty name in ''"),
         (("verify", "--sections", "matches,matches"), "--sections: 'matches' is given twice"),
         (("diverge", "classic", "cn-wiki", "--out", ""), "expected a directory name, got an empty"),
         (("solve", SOLVABLE.replace("play P1", "round_over P1 won:P1")), "round_over needs next:"),
