@@ -25,6 +25,7 @@ from open_spiel.python.algorithms import cfr, exploitability, sequence_form_lp
 from open_spiel.python.algorithms.best_response import BestResponsePolicy
 
 from loveformal.actions import Action, Play
+from loveformal.cards import Card
 from loveformal.engine import legal_actions, new_match
 from loveformal.errors import MalformedInput
 from loveformal.integrations.openspiel import (
@@ -494,3 +495,17 @@ def test_planted_wrong_chance_probabilities_are_caught() -> None:
     for text in (CLASSIC_1, CLASSIC_2):
         with pytest.raises(AssertionError, match="OpenSpiel LP"):
             check_lp_agrees(_EvenChanceGame(_params(text)), p1_value(ours(text)))
+
+
+def test_load_game_and_action_id_refuse_bad_arguments() -> None:
+    """Found by fuzzing: an int position was an AttributeError, ``seat=-2`` silently meant
+    the default seat, and an unknown decision a bare KeyError."""
+    with pytest.raises(MalformedInput, match="position: expected notation text or a State"):
+        load_game(5)  # type: ignore[arg-type]
+    for seat in (-2, True):
+        with pytest.raises(MalformedInput, match="seat: expected a seat number"):
+            load_game(CLASSIC_1, seat=seat)
+    game = load_game(CLASSIC_1)
+    with pytest.raises(MalformedInput, match="is not a decision of this game's ruleset"):
+        game.action_id(Play(Card.KING, target=7))
+    assert game.action_id(game.actions[0]) == 0

@@ -427,8 +427,12 @@ class LoveLetterEndgame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyp
         return self.tree.table
 
     def action_id(self, action: Action) -> int:
-        """The id of a decision (``KeyError`` if the ruleset has no such decision)."""
-        return self.tree.index[action]
+        """The id of a decision; :class:`MalformedInput` (a ``ValueError``) if the ruleset has
+        no such decision."""
+        try:
+            return self.tree.index[action]
+        except (KeyError, TypeError):
+            raise MalformedInput(f"{action!r} is not a decision of this game's ruleset") from None
 
     def new_initial_state(self) -> LoveLetterEndgameState:
         return LoveLetterEndgameState(self)
@@ -537,6 +541,12 @@ def load_game(
     :data:`~loveformal.solver.endgame.Prior`). A state with an event log, or a game with a
     prior, is built directly (its game has no game string that re-creates it); any other goes
     through ``pyspiel.load_game``."""
+    if not isinstance(position, str | State):
+        raise MalformedInput(
+            f"position: expected notation text or a State, got {type(position).__name__}"
+        )
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat < 0):
+        raise MalformedInput(f"seat: expected a seat number 0..n-1 or None, got {seat!r}")
     params: dict[str, Any] = {
         "seat": -1 if seat is None else seat,
         "utility": utility,
