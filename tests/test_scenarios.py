@@ -479,3 +479,10 @@ def test_a_byte_order_mark_and_a_huge_integer_are_named() -> None:
         parse_text("\ufeff" + BASE, "t.toml")
     with pytest.raises(ScenarioError, match="expected valid TOML: Exceeds the limit"):
         parse_text(BASE.replace("players = 3", "players = " + "3" * 5000), "t.toml")
+
+
+@pytest.mark.parametrize("name", [" P1 ", "p1", "P01"])
+def test_seat_names_are_fixed(name: str) -> None:
+    """The format fixes the names (P1 ... Pn); " p3 " and "P03" were read as P3."""
+    with pytest.raises(ScenarioError, match=rf"position.turn: unknown seat '{name}'"):
+        parse_text(BASE.replace('turn = "P1"', f'turn = "{name}"'), "t.toml")

@@ -163,7 +163,10 @@ class _Reader:
 
     def seat_name(self, name: str, key: str) -> int:
         try:
-            return parse_seat(name, self.players)
+            seat = parse_seat(name, self.players)
+            if name != seat_name(seat):  # the names are fixed: "P3", not " p3 " or "P03"
+                raise ValueError(name)
+            return seat
         except ValueError:
             raise self.error(
                 key, f"unknown seat {name!r} (expected one of P1..P{self.players})"
