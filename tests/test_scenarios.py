@@ -486,3 +486,9 @@ def test_seat_names_are_fixed(name: str) -> None:
     """The format fixes the names (P1 ... Pn); " p3 " and "P03" were read as P3."""
     with pytest.raises(ScenarioError, match=rf"position.turn: unknown seat '{name}'"):
         parse_text(BASE.replace('turn = "P1"', f'turn = "{name}"'), "t.toml")
+
+
+def test_a_title_over_several_lines_keeps_one_line_per_result() -> None:
+    results = check_scenario(parse_text(BASE.replace('title = "base"', 'title = "a\\nb"'), "t"))
+    lines = [r.line() for r in results]
+    assert len(lines) == 1 and lines[0].endswith("[classic] a b") and "\n" not in lines[0]

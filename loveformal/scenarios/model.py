@@ -215,7 +215,8 @@ class CheckResult:
     def line(self) -> str:
         """``PASS <file> [<ruleset>] <title>`` or ``FAIL ... : expected ..., got ...``."""
         where = self.ruleset if self.variant is None else f"{self.ruleset} / variant {self.variant}"
-        head = f"{self.outcome} {self.path} [{where}] {self.title}"
+        title = " ".join(self.title.split())  # one line per result, whatever the title holds
+        head = f"{self.outcome} {self.path} [{where}] {title}"
         if self.passed:
             return head
         return f"{head}: " + "; ".join(self.differences)
