@@ -89,7 +89,7 @@ from loveformal.cards import Card, sort_cards
 from loveformal.errors import MalformedInput
 from loveformal.literals import echo, whole_number
 from loveformal.observation import Observation, observation
-from loveformal.position import position
+from loveformal.position import face_up_limit, position
 from loveformal.rulebook import load_preset, make_ruleset, parse_overrides
 from loveformal.ruleset import OptionValue, Ruleset
 from loveformal.seats import seat_name
@@ -816,10 +816,16 @@ def _check_effect_step(
     """What every state reached by play at a step inside a card's effect satisfies (the
     ``play`` and ``turn_draw`` steps are checked by :func:`~loveformal.position.position`).
 
-    A card's effect is under way, so at least two seats are in (with one left the round ends
-    at once, §1.1.7a), nobody has reached the match's token count (the match would be over),
-    every seat still in holds one card except the seat the effect is about, and the card
-    that started the effect is on top of its player's discard pile.
+    A card's effect is under way, so: at least two seats are in (with one left the round
+    ends at once, §1.1.7a); nobody has reached the match's token count (the match would be
+    over); no more cards are face up than the deal removes; a Sycophant's mark is on a seat
+    still in; the seat in turn is not protected, and is out only after its Guard chose an
+    Assassin (R6, under ``assassin_redraw``); the seat that redraws or may redraw is another
+    seat still in, unprotected, that has not just discarded the Princess (R1); a Bishop's
+    redraw under ``bishop_redraw = on_hit`` follows a hit, so its player has a token; every
+    seat still in holds one card except the seat the effect is about (the Chancellor's
+    player: its card and what it drew, R10, D27); and the card that started the effect is on
+    top of its player's discard pile.
     """
 
     def bad(seat: int, message: str) -> MalformedInput:
@@ -836,7 +842,7 @@ def _check_effect_step(
     for i, s in enumerate(specs):
         if s.tokens >= goal:
             raise bad(i, f"it has {s.tokens} tokens; the match ends at {goal}")
-    allowed_up = rules.options.two_player_face_up if players == 2 else 0
+    allowed_up = face_up_limit(rules, players)
     if face_up > allowed_up:
         raise bad(
             turn,

@@ -29,6 +29,11 @@ def _seats(
     return out
 
 
+def face_up_limit(rules: Ruleset, players: int) -> int:
+    """How many cards the deal removes face up (never more are face up later: R2, D16)."""
+    return rules.options.two_player_face_up if players == 2 else 0
+
+
 def position(
     rules: Ruleset,
     *,
@@ -101,12 +106,11 @@ def position(
             "deck: the turn starts with a draw, but the deck is empty (the round would have "
             "ended at the end of the previous turn)"
         )
-    if len(face_up) > (rules.options.two_player_face_up if players == 2 else 0):
+    limit = face_up_limit(rules, players)
+    if len(face_up) > limit:
         raise MalformedInput(
             f"face_up: {len(face_up)} card{'' if len(face_up) == 1 else 's'}, but the ruleset "
-            "removes "
-            f"{rules.options.two_player_face_up if players == 2 else 0} face up "
-            f"with {players} players"
+            f"removes {limit} face up with {players} players"
         )
 
     markers = (

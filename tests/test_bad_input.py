@@ -26,7 +26,7 @@ from loveformal.play import play_session
 from loveformal.position import position
 from loveformal.rulebook import make_ruleset
 from loveformal.scenarios import ScenarioError, parse_text
-from loveformal.state import Seat
+from loveformal.state import Seat, State
 from loveformal.table import evolve
 
 # A position play reaches, then P2 knocked out: only P1 is left at a redraw step.
@@ -354,11 +354,11 @@ _KING = (
     ("action", "message"),
     [
         (Play(Card.KING, target=True), "Play.target: expected a seat number .* got bool True"),
-        (Play(Card.KING, target=1.0), "Play.target: .* got float 1.0"),  # type: ignore[arg-type]
-        (Play(Card.KING, target="P2"), "Play.target: .* got str 'P2'"),  # type: ignore[arg-type]
-        (Play("King"), "Play.card: expected a Card, got str 'King'"),  # type: ignore[arg-type]
+        (Play(Card.KING, target=1.0), "Play.target: .* got float 1.0"),  # type: ignore[arg-type]  # the wrong type is the test
+        (Play(Card.KING, target="P2"), "Play.target: .* got str 'P2'"),  # type: ignore[arg-type]  # the wrong type is the test
+        (Play("King"), "Play.card: expected a Card, got str 'King'"),  # type: ignore[arg-type]  # the wrong type is the test
         (Play(Card.GUARD, target=1, guess=True), "Play.guess: .* got bool True"),
-        (Play(Card.KING, targets=[1]), "Play.targets: expected a tuple"),  # type: ignore[arg-type]
+        (Play(Card.KING, targets=[1]), "Play.targets: expected a tuple"),  # type: ignore[arg-type]  # the wrong type is the test
         (5, "expected an action .* got int 5"),
         (None, "expected an action .* got NoneType None"),
     ],
@@ -368,18 +368,23 @@ def test_apply_names_an_ill_typed_action(action: object, message: str) -> None:
     and lists failed inside a rule with a TypeError or AttributeError."""
     state = parse_position(_KING)
     with pytest.raises(IllegalAction, match="not a well-formed action: " + message):
-        apply(state, action)  # type: ignore[arg-type]
+        apply(state, action)  # type: ignore[arg-type]  # ill-typed on purpose
     assert apply(state, Play(Card.KING, target=1)).seats[0].hand == (Card.GUARD,)
 
 
 def test_ill_typed_chance_and_bishop_actions() -> None:
     state = parse_position(_KING)
     with pytest.raises(IllegalAction, match="seat: expected a seat number"):
-        apply(state, legal_actions(state)[0], seat="P1")  # type: ignore[arg-type]
-    assert malformed(Draw("Guard")) == "Draw.card: expected a Card, got str 'Guard'"  # type: ignore[arg-type]
+        apply(state, legal_actions(state)[0], seat="P1")  # type: ignore[arg-type]  # on purpose
+    draw = Draw("Guard")  # type: ignore[arg-type]  # the wrong type is the test
+    assert malformed(draw) == "Draw.card: expected a Card, got str 'Guard'"
     assert malformed(Starter(True)) == "Starter.seat: expected a seat number (int), got bool True"
-    assert malformed(BishopRedraw("no")) is not None  # type: ignore[arg-type]
-    assert malformed(ChancellorReturn(Card.KING, None)) is not None  # type: ignore[arg-type]
+    redraw = BishopRedraw("no")  # type: ignore[arg-type]  # the wrong type is the test
+    assert malformed(redraw) == "BishopRedraw.redraw: expected True or False, got str 'no'"
+    chancellor = ChancellorReturn(Card.KING, None)  # type: ignore[arg-type]  # on purpose
+    assert malformed(chancellor) == (
+        "ChancellorReturn.bottom: expected a tuple of Cards, got NoneType None"
+    )
     for good in (*legal_actions(state), Draw(Card.GUARD), Starter(1), BishopRedraw(False)):
         assert malformed(good) is None
 
@@ -409,10 +414,22 @@ def test_a_jester_bet_needs_its_players_jester() -> None:
     hands = {0: (Card.GUARD, Card.PRIEST), 1: (Card.BARON,), 2: (Card.KING,), 3: (Card.PRINCE,)}
     hands[4] = (Card.HANDMAID,)
     rules = make_ruleset("premium")
-    common = dict(players=5, turn=0, hands=hands, deck=(Card.GUARD,), set_aside=Card.COUNTESS)
-    position(rules, **common, discards={2: (Card.JESTER,)}, jester=(2, 1))  # type: ignore[arg-type]
+
+    def with_jester_in(seat: int) -> State:
+        return position(
+            rules,
+            players=5,
+            turn=0,
+            hands=hands,
+            deck=(Card.GUARD,),
+            set_aside=Card.COUNTESS,
+            discards={seat: (Card.JESTER,)},
+            jester=(2, 1),
+        )
+
+    assert with_jester_in(2).jester == (2, 1)
     with pytest.raises(MalformedInput, match="jester: P3 has played a Jester, but every Jester"):
-        position(rules, **common, discards={0: (Card.JESTER,)}, jester=(2, 1))  # type: ignore[arg-type]
+        with_jester_in(0)
 
 
 @pytest.mark.parametrize(
@@ -437,9 +454,9 @@ def test_pettingzoo_refuses_what_is_not_an_action_id() -> None:
     e.reset(seed=1)
     for bad in (21.7, "21", float("nan"), float("inf"), [0], None, 10**6):
         with pytest.raises(MalformedInput, match="is not an action id"):
-            e.step(bad)  # type: ignore[arg-type]
+            e.step(bad)  # type: ignore[arg-type]  # not an action id, on purpose
     for players in ("2", 2.0, True, 1):
         with pytest.raises(MalformedInput, match="players: "):
-            env("classic", players)  # type: ignore[arg-type]
+            env("classic", players)  # type: ignore[arg-type]  # not a count, on purpose
     with pytest.raises(MalformedInput, match="unknown agent 'player_7'"):
         e.observe("player_7")

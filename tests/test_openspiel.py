@@ -501,7 +501,7 @@ def test_load_game_and_action_id_refuse_bad_arguments() -> None:
     """Found by fuzzing: an int position was an AttributeError, ``seat=-2`` silently meant
     the default seat, and an unknown decision a bare KeyError."""
     with pytest.raises(MalformedInput, match="position: expected notation text or a State"):
-        load_game(5)  # type: ignore[arg-type]
+        load_game(5)  # type: ignore[arg-type]  # not a position, on purpose
     for seat in (-2, True):
         with pytest.raises(MalformedInput, match="seat: expected a seat number"):
             load_game(CLASSIC_1, seat=seat)
