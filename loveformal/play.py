@@ -24,15 +24,15 @@ from typing import Annotated, TextIO
 
 import typer
 
-from loveformal.actions import Action
+from loveformal.actions import Action, BishopRedraw, ChancellorReturn, Play
 from loveformal.bots.base import Bot, decide
 from loveformal.bots.endgame import DEFAULT_MAX_CARDS, endgame_choices
 from loveformal.bots.endgame import applies as endgame_applies
 from loveformal.bots.heuristic import HeuristicBot
 from loveformal.bots.registry import make_bot
 from loveformal.bots.worlds import unseen_cards
-from loveformal.compare import format_move
-from loveformal.engine import apply, current_player, legal_actions, new_match
+from loveformal.compare import format_move, parse_move
+from loveformal.engine import apply, current_player, explain, legal_actions, new_match
 from loveformal.errors import LoveformalError, MalformedInput
 from loveformal.literals import whole_number
 from loveformal.narration import narrate
@@ -40,6 +40,7 @@ from loveformal.notation import card_list
 from loveformal.observation import Observation, observation
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import sample_chance
+from loveformal.scenarios.model import Move
 from loveformal.scoring import threshold
 from loveformal.seats import parse_seat, seat_name
 from loveformal.state import CHANCE_PHASES, State
@@ -161,7 +162,48 @@ def _choose(state: State, seat: int, stdin: TextIO, echo: Echo) -> Action | None
         action = by_text.get(_norm(text))
         if action is not None:
             return action
-        echo(f"'{text}' is not one of the moves listed; type a number from 1 to {len(legal)}")
+        typed = _typed_move(state, text)
+        if typed in legal:
+            assert not isinstance(typed, str)
+            return typed
+        reason = explain(state, typed) if isinstance(typed, _ACTIONS) else typed
+        why = f": {reason}" if reason else ""
+        echo(f"'{text}' is not one of the moves listed{why}; type a number from 1 to {len(legal)}")
+
+
+_ACTIONS = (Play, ChancellorReturn, BishopRedraw)
+
+
+def _typed_move(state: State, text: str) -> Action | str | None:
+    """The action that ``text`` writes in the move text of the ``compare`` command for the
+    decision now (a Chancellor's keep and bottom, a Bishop's redraw); why it cannot be one
+    (text), or ``None`` when it is not move text."""
+    try:
+        move = parse_move(text, len(state.seats), "move")
+    except MalformedInput:
+        return None
+    if move.by is not None and move.by != current_player(state):
+        return f"it is {seat_name(current_player(state))}'s decision, not {seat_name(move.by)}'s"
+    if move.play is None:
+        if move.keep is not None and move.redraw is None and move.look is None:
+            return ChancellorReturn(move.keep, move.bottom or ())
+        if move.redraw is not None and move.keep is None and move.bottom is None:
+            return BishopRedraw(move.redraw) if move.look is None else None
+        return None
+    if _given_parts(move):
+        return None
+    return Play(
+        move.play,
+        target=move.target,
+        targets=move.targets or (),
+        guess=move.guess,
+        look=move.look,
+    )
+
+
+def _given_parts(move: Move) -> bool:
+    """Whether a card play also carries a Chancellor's or Bishop's follow-up (chosen later)."""
+    return move.keep is not None or move.bottom is not None or move.redraw is not None
 
 
 def _narrate(state: State, seat: int, shown: int, echo: Echo) -> int:

@@ -264,8 +264,8 @@ def _root_infoset(eg: Endgame, seat: int, prior: bool) -> Infoset | None:
 def _consistent(state: State) -> bool:
     """Whether the position's own deal is among its consistent deals (without a prior)."""
     actual = actual_deal(state)
-    own = (tuple(sort_cards(h) for h in actual.hands), actual.set_aside, actual.pile)
-    return any((d.hands, d.set_aside, d.pile) == own for d in enumerate_deals(state))
+    own = (tuple(sort_cards(h) for h in actual.hands), actual.set_aside, actual.pile, actual.bottom)
+    return any((d.hands, d.set_aside, d.pile, d.bottom) == own for d in enumerate_deals(state))
 
 
 def _root_probs(game: Game) -> dict[int, Fraction]:

@@ -4,26 +4,30 @@
 parsed from the notation or taken from a scenario), the game solved is the rest of the round
 from ``S`` with every card that is not public dealt afresh at a root chance node:
 
-* *Public* cards are every seat's discard pile and the face-up cards (2-player rounds). The
-  *fixed bottom* is the part of the draw pile whose order is known to both seats at the root:
-  ``S.pile.bottom`` (the Chancellor's returns, kept in their order); when the pile has no
-  unseen part left, the tail of ``S.pile.top`` that some seat put there itself
-  (:func:`loveformal.knowledge.knows_bottom`) is kept instead. Every other card is *unseen*.
+* *Public* cards are every seat's discard pile and the face-up cards (2-player rounds). Every
+  other card is *unseen*, the Chancellor's returns too: they go to the bottom of the deck
+  face down (rules.md, the Chancellor), so only the seat that returned them knows them.
 * The unseen cards are exactly the cards of the deck for the player count minus the public
-  cards and the fixed bottom. The position must account for all of them: its hands, its
-  set-aside card and the rest of its draw pile (``top`` and ``unseen``) must hold exactly this
-  multiset, or :class:`~loveformal.errors.MalformedInput` is raised (a hand-written position
-  that leaves cards out of play cannot be solved). A position whose public cards say no round
-  reaches it (a protected seat whose last discard is not its Handmaid, a discarded Princess
-  in the round, discard piles that do not fit turns in seat order, a face-up or set-aside card
-  gone without a replacement draw to take it, a known deck order no Chancellor explains) is
-  refused too (:func:`_check_history`).
+  cards. The position must account for all of them: its hands, its set-aside card and its
+  draw pile must hold exactly this multiset, or :class:`~loveformal.errors.MalformedInput`
+  is raised (a hand-written position that leaves cards out of play cannot be solved). A
+  position whose public cards say no round reaches it (a protected seat whose last discard
+  is not its Handmaid, a discarded Princess in the round, discard piles that do not fit turns
+  in seat order, a face-up or set-aside card gone without a replacement draw to take it, a
+  known deck order no Chancellor explains) is refused too (:func:`_check_history`).
 * A *deal* puts the unseen cards into the zones of ``S`` with ``S``'s sizes: each seat still in
   the round gets a hand of its size in ``S`` (2 for the seat to move after its draw, 1
-  otherwise), the set-aside card (if ``S`` still has one) gets one card, and the rest go to the
-  draw pile as an *unseen multiset* (``DrawPile.unseen``, above the fixed bottom): the draws
-  are then the engine's own chance nodes. **The solving seat's own hand is dealt like the
-  others**, so that no seat is assumed to know another's hand.
+  otherwise), the set-aside card (if ``S`` still has one) gets one card, each slot of the
+  *returned tail* one card, and the rest go to the draw pile as an *unseen multiset*
+  (``DrawPile.unseen``, above the tail): the draws are then the engine's own chance nodes.
+  **The solving seat's own hand is dealt like the others**, so that no seat is assumed to
+  know another's hand. The returned tail (:func:`returned_tail`) is the cards a Chancellor
+  put at the bottom that are still in the pile, in their order, each with the seat that put
+  it there: read from the round's log, or, in a position without one (the notation), the
+  deck's known-order ``bottom``, returned by the one seat that has played a Chancellor (when
+  both have, the position does not say whose the cards are, and it is refused). **Each slot
+  of the tail is dealt too**, and its seat alone knows what the deal put there (below), so
+  that the other seat is never assumed to know the cards it did not see returned.
 * A deal must agree with what each seat has privately seen of another:
   :func:`loveformal.knowledge.knowledge_table` of ``S`` for every seat gives the cards it
   knows another seat holds (Priest, Baron, King, ...), and a deal must give that seat those
@@ -37,8 +41,11 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   A ``prior`` callable ``(deal state, weight) -> new weight`` replaces this weight
   (:data:`Prior`).
 * Each deal is ``S`` with the dealt hands, set-aside card and pile, and an **empty log**
-  (:func:`deal_state`). Every other field (discards, protection, tokens, turn, phase, ...)
-  is ``S``'s.
+  (:func:`deal_state`) — or, with a returned tail, a log of the Chancellor returns that put
+  the dealt tail there, each seen by its seat alone, so that its information sets (the
+  observation keys: the events as each seat saw them, and
+  :func:`~loveformal.knowledge.knows_bottom`) tell the tail apart and the other seat's do
+  not. Every other field (discards, protection, tokens, turn, phase, ...) is ``S``'s.
 
 **The tree.** Below each deal the builder drives the engine itself
 (:func:`~loveformal.engine.legal_actions`, :func:`~loveformal.engine.chance_outcomes`,
@@ -106,6 +113,8 @@ from loveformal.state import CHANCE_PHASES, DrawPile, Phase, State
 from .efg import CHANCE, DECISION, TERMINAL, Game, GameBuilder, InfosetSpec, tree_game
 from .expectimax import exact_number
 
+_RETURNED = EventKind.RETURNED
+
 if TYPE_CHECKING:
     from .levels import LevelBuild
 
@@ -162,7 +171,8 @@ Prior = Callable[[State, int], "Fraction | int | float | Decimal | np.number[Any
 """A user's prior over the root deals: ``prior(deal_state, arrangements)`` is the deal's weight
 (relative probability) in place of ``arrangements``, its number of card-instance arrangements
 (the uniform weight). The state is :func:`deal_state`: the dealt hands and set-aside card, the
-pile's unseen part as an unordered multiset (its order is drawn below the root). A weight is a
+pile's unseen part as an unordered multiset (its order is drawn below the root) and the dealt
+returned tail (``pile.bottom``, or ``pile.top`` when nothing above it is unseen). A weight is a
 number ≥ 0 (:func:`~loveformal.solver.expectimax.exact_number`: 0.3 is 3/10); a deal of
 weight 0 is left out. The prior is common knowledge: every seat reasons with it."""
 
@@ -184,6 +194,8 @@ class Deal:
     """The unseen part of the draw pile (sorted multiset)."""
     weight: Fraction
     """Unnormalised weight (instance arrangements, or the prior's weight)."""
+    bottom: tuple[Card, ...] = ()
+    """The returned tail: the cards a Chancellor put beneath the pile, top to bottom."""
 
     def label(self) -> str:
         parts = [
@@ -192,19 +204,81 @@ class Deal:
         if self.set_aside is not None:
             parts.append(f"aside:{self.set_aside.title}")
         parts.append("pile:" + (",".join(c.title for c in self.pile) or "-"))
+        if self.bottom:
+            parts.append("bottom:" + ",".join(c.title for c in self.bottom))
         return " ".join(parts)
 
 
 # ----------------------------------------------------------------------------- the root
 
 
-def _fixed_bottom(state: State) -> tuple[Card, ...]:
+def returned_tail(state: State) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """The cards at the bottom of the draw pile that a Chancellor returned (top to bottom),
+    and the seat that returned each: the *returned tail* (see the module docstring).
+
+    With the round's log, its returns say which cards are still in the pile (returns go under
+    everything and draws take from the top, so they are the last ``pile.size`` cards
+    returned) and who put each there. A position without a log (the notation) lists them as
+    the deck's known-order ``bottom``; they were returned by the seat that has played a
+    Chancellor, and when both have, the position does not say whose they are (refused).
+    Raises :class:`MalformedInput` for a log whose returns are not the pile's bottom."""
     pile = state.pile
-    if pile.unseen:
-        return pile.bottom
-    tail = max((len(knows_bottom(state, s) or ()) for s in range(state.players)), default=0)
-    cards = pile.cards()
-    return cards[len(cards) - tail :] if tail else ()
+    returns = [
+        (e.seat, c)
+        for e in state.log
+        if e.kind is _RETURNED and e.seat is not None
+        for c in e.cards
+    ]
+    if returns:
+        left = returns[max(0, len(returns) - pile.size) :] if pile.size else []
+        cards = tuple(c for _, c in left)
+        if pile.cards()[len(pile.cards()) - len(cards) :] != cards:
+            raise MalformedInput(
+                "the round's log says the Chancellor returned "
+                + (", ".join(c.title for c in cards) or "nothing")
+                + " to the bottom of the deck, but the deck does not end with those cards"
+            )
+        return cards, tuple(who for who, _ in left)
+    if not (pile.unseen and pile.bottom):
+        return (), ()
+    players = [i for i, s in enumerate(state.seats) if Card.CHANCELLOR in s.discards]
+    if len(players) != 1:
+        # _check_history refuses a known bottom with no Chancellor played.
+        raise MalformedInput(
+            "the deck's bottom lists known cards, which only a Chancellor's return puts there "
+            "(face down: known to the seat that returned them alone), but "
+            + " and ".join(seat_name(i) for i in players)
+            + " have each played a Chancellor and a position without its moves does not say "
+            "who returned these: give the position as a scenario with its moves, or write "
+            "the cards among the deck's unseen ones"
+        )
+    return pile.bottom, (players[0],) * len(pile.bottom)
+
+
+def _tail_log(state: State, tail: tuple[Card, ...]) -> tuple[Event, ...]:
+    """The root's log of a deal whose returned tail holds ``tail``: one Chancellor return
+    per run of cards of one seat, seen by that seat alone (so that
+    :func:`~loveformal.knowledge.knows_bottom` and the observation keys give each seat its
+    own returned cards, and nobody else's)."""
+    _, owners = returned_tail(state)
+    events: list[Event] = []
+    i = 0
+    while i < len(tail):
+        j = i
+        while j < len(tail) and owners[j] == owners[i]:
+            j += 1
+        run = tail[i:j]
+        events.append(
+            Event(
+                _RETURNED,
+                seat=owners[i],
+                cards=run,
+                note=f"{len(run)} cards",
+                visible_to=(owners[i],),
+            )
+        )
+        i = j
+    return tuple(events)
 
 
 def _check_phase(state: State) -> None:
@@ -364,11 +438,9 @@ def unseen_cards(state: State) -> tuple[Card, ...]:
     public: Counter[Card] = Counter(state.face_up)
     for s in state.seats:
         public.update(s.discards)
-    bottom = _fixed_bottom(state)
-    public.update(bottom)
+    returned_tail(state)  # refuses a tail whose returner the position does not tell
     expected = deck - public
     hidden: Counter[Card] = Counter(state.pile.cards())
-    hidden.subtract(bottom)
     for s in state.seats:
         hidden.update(s.hand)
     if state.set_aside is not None:
@@ -436,16 +508,18 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
         free.subtract(req)
     if any(v < 0 for v in free.values()):
         raise MalformedInput("inconsistent knowledge: a known card is not among the unseen cards")
-    pile_size = len(unseen) - sum(sizes) - aside
+    tail = len(returned_tail(state)[0])
+    pile_size = len(unseen) - sum(sizes) - aside - tail
     if pile_size < 0:
         raise MalformedInput("the hands and the set-aside card hold more cards than are unseen")
-    caps0 = [sizes[i] - sum(need[i].values()) for i in range(n_seats)] + [aside, pile_size]
+    caps0 = [sizes[i] - sum(need[i].values()) for i in range(n_seats)]
+    caps0 += [aside, pile_size] + [1] * tail
     kinds = [c for c in sort_cards(counts) if free[c] > 0]
     if prior is not None:
         _check_prior_signature(prior)
     deals: list[Deal] = []
     consistent = [0]
-    zones_n = n_seats + 2
+    zones_n = n_seats + 2 + tail
 
     def rec(k: int, caps: list[int], assign: list[list[tuple[Card, int]]]) -> None:
         if k == len(kinds):
@@ -456,11 +530,12 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
             hands = tuple(sort_cards([*zones[i], *need[i].elements()]) for i in range(n_seats))
             set_aside = zones[n_seats][0] if aside else None
             pile = sort_cards(zones[n_seats + 1])
+            bottom = tuple(z[0] for z in zones[n_seats + 2 :])
             weight = Fraction(_arrangements(counts, hands, set_aside, pile))
-            deal = Deal(hands, set_aside, pile, weight)
+            deal = Deal(hands, set_aside, pile, weight, bottom)
             consistent[0] += 1
             if prior is not None:
-                deal = Deal(hands, set_aside, pile, _prior_weight(prior, state, deal))
+                deal = Deal(hands, set_aside, pile, _prior_weight(prior, state, deal), bottom)
             if deal.weight > 0:
                 deals.append(deal)
             return
@@ -490,7 +565,8 @@ def _arrangements(
     set_aside: Card | None,
     pile: tuple[Card, ...],
 ) -> int:
-    """Instance arrangements of a deal: ``Π count! / Π copies-in-zone!``."""
+    """Instance arrangements of a deal: ``Π count! / Π copies-in-zone!`` (each slot of the
+    returned tail is a zone of its own, with one card)."""
     num = 1
     for n in counts.values():
         num *= math.factorial(n)
@@ -537,20 +613,24 @@ def _prior_weight(prior: Prior, state: State, deal: Deal) -> Fraction:
 
 
 def deal_state(state: State, deal: Deal) -> State:
-    """``state`` with the deal's hands, set-aside card and pile, and an empty log."""
+    """``state`` with the deal's hands, set-aside card and pile; its log is empty, or, with a
+    returned tail, the Chancellor returns that put the deal's tail there, each seen by its
+    seat alone (:func:`_tail_log`)."""
     seats = tuple(s._replace(hand=h) for s, h in zip(state.seats, deal.hands, strict=True))
-    bottom = _fixed_bottom(state)
+    bottom = deal.bottom
     pile = DrawPile((), deal.pile, bottom) if deal.pile else DrawPile(bottom, (), ())
-    return state._replace(seats=seats, pile=pile, set_aside=deal.set_aside, log=())
+    log = _tail_log(state, bottom) if bottom else ()
+    return state._replace(seats=seats, pile=pile, set_aside=deal.set_aside, log=log)
 
 
 def actual_deal(state: State) -> Deal:
-    """The deal that ``state`` itself is (its hands, set-aside card and unseen pile)."""
-    bottom = _fixed_bottom(state)
+    """The deal that ``state`` itself is (its hands, set-aside card, unseen pile and
+    returned tail)."""
+    tail = returned_tail(state)[0]
     cards = list(state.pile.cards())
-    for c in bottom:
-        cards.remove(c)
-    return Deal(tuple(s.hand for s in state.seats), state.set_aside, sort_cards(cards), Fraction(1))
+    rest = cards[: len(cards) - len(tail)]
+    hands = tuple(s.hand for s in state.seats)
+    return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail)
 
 
 # ----------------------------------------------------------------------------- utilities
@@ -796,9 +876,6 @@ _TERMINAL_KEY = "terminal"
 # ``observation(state, seat).key`` against the key of every decision node of many endgames.
 
 
-_RETURNED = EventKind.RETURNED
-
-
 def _seen(event: Event, seat: int) -> Event:
     return event if event.seen_by(seat) else event.public()
 
@@ -1014,6 +1091,21 @@ class _TreeWalker:
                 )
             self.seen_chunks[events] = found
         return found
+
+    def root_seen(self, log: tuple[Event, ...]) -> tuple[int, ...]:
+        """Per seat: the id of the seen-event sequence of a deal's root ``log`` (0 when it
+        is empty; :func:`deal_state`)."""
+        if not log:
+            return (0,) * self.players
+        out = []
+        for c in self.chunks_of(log):
+            sid = self.seen_ids.get((0, c))
+            if sid is None:
+                sid = self.seen_ids[(0, c)] = len(self.seen_parent)
+                self.seen_parent.append(0)
+                self.seen_chunk.append(c)
+            out.append(sid)
+        return tuple(out)
 
     def seen_events(self, sid: int) -> tuple[Event, ...]:
         parts: list[tuple[Event, ...]] = []
@@ -1309,9 +1401,12 @@ def _build_reduced(
                 "later position"
             )
     entries = []
+    root_logs = []
     for i, d in enumerate(deals):
         e = found.get(i)
-        entries.append(e if e is not None else walker.entry(deal_state(state, d)))
+        root = deal_state(state, d)
+        entries.append(e if e is not None else walker.entry(root))
+        root_logs.append(root.log)
         if progress is not None:
             progress(i + 1, len(deals), 0)  # the engine's expansion: no histories yet
     walker.max_states = None
@@ -1329,6 +1424,7 @@ def _build_reduced(
         max_nodes,
         walker.too_large,
         level_progress,
+        root_logs,
     )
 
 
@@ -1354,7 +1450,8 @@ def _build_tree(
                 f"deal{'s' if len(sizes) > 1 else ''}), more than --max-nodes = "
                 f"{max_nodes:,}; raise --max-nodes or solve a later position"
             )
-    entries = [walker.entry(deal_state(state, d)) for d in deals]
+    roots = [deal_state(state, d) for d in deals]
+    entries = [walker.entry(r) for r in roots]
     walker.max_states = None
     if 1 + sum(walker.count(e) for e in entries) > max_nodes:
         raise walker.too_large()
@@ -1365,7 +1462,7 @@ def _build_tree(
     order = [i for i in range(len(deals)) if i not in in_sample][::-1] + sample[::-1]
     empty = (0,) * walker.players
     for done, i in enumerate(order, 1):
-        walker.walk(entries[i], 0, i, empty, empty, ())
+        walker.walk(entries[i], 0, i, walker.root_seen(roots[i].log), empty, roots[i].log)
         if progress is not None:
             progress(done, len(deals), len(walker.entries))
     return walker.game()

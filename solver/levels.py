@@ -508,9 +508,13 @@ def build_levels(
     max_nodes: int,
     too_large: Callable[[], Exception],
     progress: Callable[[int], None] | None = None,
+    root_logs: Sequence[tuple[Event, ...]] = (),
 ) -> LevelBuild:
     """Build the reduced game below a root chance node over ``deal_entries`` (see the module
-    docstring). ``walker`` must already hold every engine node below the deals."""
+    docstring). ``walker`` must already hold every engine node below the deals.
+    ``root_logs`` (empty, or one per deal) are the deals' own logs
+    (:func:`~loveformal.solver.endgame.deal_state`: a Chancellor's returns), which begin the
+    seats' seen events."""
     players = walker.players
     if players != 2:
         raise ValueError("the reduced builder is for two-player zero-sum endgames")
@@ -522,6 +526,9 @@ def build_levels(
     seen_chunk = _Grow(-1)
     full_parent = _Grow(-1)
     full_edge = _Grow(-1)
+    # A deal's own log is one chunk of seen events before the first edge (for every deal).
+    root_chunks = [walker.chunks_of(log) for log in root_logs] if any(root_logs) else []
+    depth = 1 if root_chunks else 0
     # The full event sequence of a history is only needed for the Chancellor's returns
     # (knows_bottom counts every seat's returned cards).
     need_full = any(ev.kind is _RETURNED for evs in walker.chunk_events for ev in evs)
@@ -567,8 +574,11 @@ def build_levels(
         parts: list[tuple[Event, ...]] = []
         while fid > 0:
             edge = full_edge[fid]
-            owner = dag.entries[int(dag.edge_owner[edge])]
-            parts.append(owner.events[edge - int(dag.start[owner.index])])
+            if edge < 0:  # a deal's own log
+                parts.append(root_logs[-1 - edge])
+            else:
+                owner = dag.entries[int(dag.edge_owner[edge])]
+                parts.append(owner.events[edge - int(dag.start[owner.index])])
             fid = full_parent[fid]
         return tuple(ev for part in reversed(parts) for ev in part)
 
@@ -607,6 +617,17 @@ def build_levels(
     par = np.zeros(n, dtype=np.int64)
     act = np.arange(n, dtype=np.int64)
     fid = np.zeros(n, dtype=np.int64)
+    if root_chunks:
+        chunk0 = np.array(root_chunks, dtype=np.int64).reshape(-1)
+        parents, chunks, inv = _pair_ids(np.zeros_like(chunk0), chunk0)
+        base = seen_parent.size
+        seen_parent.extend(parents)
+        seen_chunk.extend(chunks)
+        seen = (base + inv).reshape(n, players)
+        if need_full:
+            fid = full_parent.size + np.arange(n, dtype=np.int64)
+            full_parent.extend(np.zeros(n, dtype=np.int64))
+            full_edge.extend(-1 - np.arange(n, dtype=np.int64))
     level = 1
     while n:
         if tree.size + n > max_nodes:
@@ -681,10 +702,17 @@ def build_levels(
         lazy = np.flatnonzero(g_forced & (counts > 1))
         if lazy.size:
             forced_levels.append(
-                (level - 1, g_ent[lazy], g_player[lazy], g_sid[lazy], g_fid[lazy], variant[lazy])
+                (
+                    level - 1 + depth,
+                    g_ent[lazy],
+                    g_player[lazy],
+                    g_sid[lazy],
+                    g_fid[lazy],
+                    variant[lazy],
+                )
             )
         live = np.flatnonzero(~g_forced)
-        live_chain = chains(g_sid[live], level - 1)
+        live_chain = chains(g_sid[live], level - 1 + depth)
         for j, g in enumerate(live.tolist()):
             x = int(g_ent[g])
             e = dag.entries[x]

@@ -47,6 +47,35 @@ def test_hint_help_bad_input_and_move_text() -> None:
     assert out2.count("Moves:") >= 2 or "Round 1 is over" in out2 or "match is over" in out2
 
 
+def test_a_typed_move_that_is_not_legal_gets_the_engines_reason() -> None:
+    # classic seed 1: P1 first holds Guard, Guard (the 2-player game's first decision)
+    _, out = _session("Guard@P2=Guard\nKing@P2\nP2:Guard@P2=Priest\nkeep=Guard\nfoo bar\n")
+    lines = [x for x in out.splitlines() if "is not one of the moves listed" in x]
+    assert lines == [
+        "'Guard@P2=Guard' is not one of the moves listed: the Guard cannot name the Guard; "
+        "type a number from 1 to 7",
+        "'King@P2' is not one of the moves listed: P1 does not hold the King "
+        "(hand: Guard, Guard); type a number from 1 to 7",
+        "'P2:Guard@P2=Priest' is not one of the moves listed: it is P1's decision, not P2's; "
+        "type a number from 1 to 7",
+        "'keep=Guard' is not one of the moves listed: P1 must play a card now; "
+        "type a number from 1 to 7",
+        "'foo bar' is not one of the moves listed; type a number from 1 to 7",
+    ]
+    # z2019 seed 9: P1 plays the Chancellor, then names a card it does not have to keep
+    _, out = _session("Chancellor\nkeep=Spy bottom=Spy,Spy\n", preset="z2019", seed=9)
+    assert (
+        "'keep=Spy bottom=Spy,Spy' is not one of the moves listed: the kept card Spy is not "
+        "among the Chancellor's cards; type a number from 1 to 3"
+    ) in out
+
+
+def test_a_legal_move_typed_another_way_is_played() -> None:
+    _, out = _session("P1: guard@p2=PRIEST\n")
+    assert "not one of the moves listed" not in out
+    assert "P1 plays the Guard on P2, naming Priest." in out
+
+
 def test_cli_through_a_pipe() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "loveformal.cli", "play", "--seed", "2", "--bots", "random"],

@@ -37,6 +37,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from loveformal.cards import Card
 from loveformal.engine import new_match
 from loveformal.errors import LoveformalError, MalformedInput
 from loveformal.notation import format_position, parse_position, position_of
@@ -47,8 +48,11 @@ from loveformal.solver import endgame as endgame_module
 from loveformal.solver import expectimax as expectimax_module
 from loveformal.solver.analysis import solve_position
 from loveformal.solver.endgame import (
+    Deal,
     EndgameTooLarge,
+    actual_deal,
     build_endgame,
+    deal_state,
     enumerate_deals,
     state_cap,
     unseen_cards,
@@ -254,6 +258,77 @@ def test_knowledge_from_the_log_restricts_the_deals() -> None:
         assert known and all(known[0] in d.hands[1 - seer] for d in deals)
         return
     pytest.skip("no Priest look found")
+
+
+# The Chancellor's returns (rules.md §2, the Chancellor: "put the other 2 face down on the
+# bottom of the deck"): P2 has played one; one unseen card lies above the Guard it returned.
+Z_RETURNED = (
+    "z2019 2p start:P1 | P1 Chancellor,Guard d:Spy,Guard,Baron,Handmaid,Prince,Priest t0 | "
+    "P2 Princess d:Chancellor,Guard,Handmaid,Prince,Priest,Guard t0 | deck - / Spy / Guard | "
+    "aside Baron | up King,Countess,Guard | play P1"
+)
+
+
+def test_a_chancellors_returns_are_known_to_the_seat_that_returned_them_alone() -> None:
+    from loveformal.observation import observation
+
+    state = parse_position(Z_RETURNED)
+    assert endgame_module.returned_tail(state) == ((Card.GUARD,), (1,))
+    deals = enumerate_deals(state)
+    # The returned card is dealt like the rest: any unseen card may lie there.
+    assert {d.bottom for d in deals} == {
+        (c,) for c in {Card.GUARD, Card.SPY, Card.BARON, Card.PRINCESS, Card.CHANCELLOR}
+    }
+    assert sum(d.weight for d in deals if d.bottom == (Card.GUARD,)) * 3 == sum(
+        d.weight for d in deals
+    )  # 6 unseen cards (hands, aside, pile), two of them Guards: 1 in 3
+    # Two deals that differ only in what lies at the bottom: P2 (who returned it) tells them
+    # apart, P1 does not.
+    by_hands: dict[object, list[Deal]] = {}
+    for d in deals:
+        by_hands.setdefault(d.hands, []).append(d)
+    twins = next(g for g in by_hands.values() if len({d.bottom for d in g}) > 1)
+    other = next(d for d in twins if d.bottom != twins[0].bottom)
+    a, b = deal_state(state, twins[0]), deal_state(state, other)
+    assert observation(a, 0).key == observation(b, 0).key
+    assert observation(a, 1).key != observation(b, 1).key
+    assert observation(a, 1).known_bottom == twins[0].bottom
+    assert observation(a, 0).known_bottom == ()
+    # The value moves: were the Guard known to both seats, P1 would know the Princess is not
+    # there.
+    r = solve_position(state, pimc=False)
+    assert r.exploitability == 0
+    public = parse_position(Z_RETURNED.replace("deck - / Spy / Guard", "deck - / Spy,Guard"))
+    assert r.value != solve_position(public, pimc=False).value
+
+
+def test_returns_by_both_seats_in_a_position_without_moves_are_refused() -> None:
+    both = Z_RETURNED.replace("d:Spy,Guard,Baron", "d:Spy,Chancellor,Baron").replace(
+        "P1 Chancellor,Guard", "P1 Guard,Guard"
+    )
+    with pytest.raises(MalformedInput, match="does not say who returned these"):
+        solve_position(parse_position(both))
+
+
+def test_returns_from_the_log_name_their_seat() -> None:
+    """In a round played to a Chancellor's return, the log says whose the tail is."""
+    from loveformal.events import EventKind
+
+    rng = random.Random(3)
+    for _ in range(400):
+        s = new_match(make_ruleset("z2019"), 2)
+        while not s.round_over and not (s.phase is Phase.PLAY and s.pile.size <= 3):
+            s, _ = random_step(s, rng)
+        returns = [e for e in s.log if e.kind is EventKind.RETURNED]
+        if s.round_over or not returns or not s.pile.bottom:
+            continue
+        cards, owners = endgame_module.returned_tail(s)
+        assert cards == s.pile.bottom
+        assert set(owners) <= {e.seat for e in returns}
+        assert all(d.bottom and len(d.bottom) == len(cards) for d in enumerate_deals(s))
+        assert actual_deal(s).bottom == cards
+        return
+    pytest.skip("no Chancellor return found")
 
 
 def test_refuses_above_max_nodes() -> None:
