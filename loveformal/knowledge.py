@@ -30,7 +30,7 @@ from loveformal.state import State
 
 K = EventKind
 
-__all__ = ["knowledge_table", "knows", "knows_bottom"]
+__all__ = ["Exclusions", "fits", "knowledge_table", "knows", "knows_bottom", "public_exclusions"]
 
 
 def _order(card: Card) -> int:
@@ -128,3 +128,105 @@ def knows_bottom(state: State, seat: int) -> tuple[Card, ...] | None:
     left = tail[max(0, len(tail) - state.pile.size) :] if state.pile.size else []
     cards = tuple(c for who, c in left if c is not None and who == seat)
     return cards or None
+
+
+# ----------------------------------------------------------------------------- public inferences
+
+
+Exclusions = tuple[frozenset[Card], ...]
+"""What everyone can infer a seat's hand is *not*: one set per card of the hand that the
+inference is about (a card that is none of the set's kinds); the seat's other cards are free."""
+
+
+def public_exclusions(state: State) -> dict[int, Exclusions]:
+    """For each seat in the round: what the public events of ``state.log`` rule out of its
+    hand now (see :data:`Exclusions`). Only public fields are read (an event's public form),
+    so every seat can draw these inferences; seats with none are left out.
+
+    The hard constraints a round's public history puts on a hand (rules.md §1.1 and the
+    cards' texts; each is a one-way guarantee: a hand reached by play always fits them):
+
+    * a Guard (or Bishop) that names a card and misses: the target, which holds one card,
+      holds no card the guess would have hit (``targets.guess_hits``: by name, or by value);
+    * the Countess rule (R4): a seat that plays the King or a Prince does not keep the
+      Countess;
+    * a Baron (Dowager Queen) that knocks a seat out: the other seat's card is higher (lower)
+      than the loser's card, which is shown;
+    * a constrained card moves with a King's or Cardinal's swap; a card played is one the
+      constraints allow, so when the seat's constrained card could not have been the one
+      played it is still held, and otherwise the constraint is dropped (the seat may have
+      kept the card it drew); a discard, a knock-out or a Chancellor's return (the kept card
+      may be any of three) drops it too.
+
+    Relations between two hands (a Baron's tie) and inferences from how seats choose their
+    moves are not drawn."""
+    from loveformal.targets import guess_hits
+
+    rules = state.rules
+    values = rules.values
+    kinds = rules.deck(state.players).kinds
+    slots: dict[int, list[frozenset[Card]]] = {s: [] for s in range(state.players)}
+    played: Event | None = None
+    compared: tuple[int, int] | None = None
+    for e in state.log:
+        kind, s = e.kind, e.seat
+        if kind is K.PLAYED:
+            assert s is not None and e.card is not None
+            played, compared = e, None
+            card = e.card
+            kept = [f for f in slots[s] if card in f]  # could not have been the card played
+            if card is Card.KING or card is Card.PRINCE:
+                # R4: the one card kept is not the Countess.
+                kept = [(kept[0] if len(kept) == 1 else frozenset()) | {Card.COUNTESS}]
+            slots[s] = kept
+        elif kind is K.NO_EFFECT and e.other is not None and played is not None:
+            # A Guard's or Bishop's miss: the target holds one card, not the one named.
+            guess = played.guess
+            if guess is not None and played.other == e.other:
+                hit = frozenset(c for c in kinds if guess_hits(rules, guess, c))
+                slots[e.other] = [_one(slots[e.other]) | hit]
+        elif kind is K.COMPARED:
+            assert s is not None and e.other is not None
+            compared = (s, e.other)
+        elif kind is K.KNOCKED_OUT:
+            assert s is not None
+            if compared is not None and played is not None and s in compared and e.cards:
+                winner = compared[1] if s == compared[0] else compared[0]
+                lost = values[e.cards[0].index]
+                if played.card is Card.DOWAGER_QUEEN:
+                    ruled_out = frozenset(c for c in kinds if values[c.index] >= lost)
+                else:
+                    ruled_out = frozenset(c for c in kinds if values[c.index] <= lost)
+                slots[winner] = [_one(slots[winner]) | ruled_out]
+            compared = None
+            slots[s] = []
+        elif kind is K.SWAPPED:
+            assert s is not None and e.other is not None
+            slots[s], slots[e.other] = slots[e.other], slots[s]
+        elif kind is K.DISCARDED or kind is K.RETURNED:
+            assert s is not None
+            slots[s] = []
+    return {
+        s: tuple(f for f in fs if f)
+        for s, fs in slots.items()
+        if any(fs) and not state.seats[s].out and len(fs) <= len(state.seats[s].hand)
+    }
+
+
+def _one(slots: list[frozenset[Card]]) -> frozenset[Card]:
+    """The constraint of a seat that holds one card (none if the tracking says otherwise)."""
+    return slots[0] if len(slots) == 1 else frozenset()
+
+
+def fits(hand: tuple[Card, ...], exclusions: Exclusions) -> bool:
+    """Whether ``hand`` has a distinct card for each of ``exclusions`` that is none of its
+    set's kinds (:func:`public_exclusions`)."""
+    if not exclusions:
+        return True
+    if len(exclusions) > len(hand):
+        return False
+    first, rest = exclusions[0], exclusions[1:]
+    for i, card in enumerate(hand):
+        if card not in first and fits(hand[:i] + hand[i + 1 :], rest):
+            return True
+    return False

@@ -35,6 +35,13 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   notation has an empty event log, so it carries no such knowledge. These constraints are
   common knowledge at the root (every such event is public in form: the seen seat knows it
   was seen).
+* A deal must also agree with what the log's public events rule out
+  (:func:`loveformal.knowledge.public_exclusions`): a Guard's or Bishop's miss (the target
+  does not hold the card named, while it may not have changed that card since), the
+  Countess rule (a seat that played the King or a Prince kept no Countess; R4), a Baron's or
+  Dowager Queen's knock-out (the winner's card is higher, or lower, than the loser's). A
+  position without a log carries none of these: which of its discards were plays is history
+  the notation does not write.
 * Probability: each arrangement of card *instances* is equally likely, so a deal (zones given
   as multisets of card kinds; identical cards are one outcome) has weight
   ``Π_kind count! / Π_zone,kind (copies in zone)!`` normalised over the consistent deals.
@@ -105,7 +112,7 @@ from loveformal.cards import Card, sort_cards
 from loveformal.engine import apply, chance_outcomes, current_player, legal_actions
 from loveformal.errors import LoveformalError, MalformedInput
 from loveformal.events import Event, EventKind
-from loveformal.knowledge import knowledge_table, knows_bottom
+from loveformal.knowledge import fits, knowledge_table, knows_bottom, public_exclusions
 from loveformal.observation import observation
 from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, DrawPile, Phase, State
@@ -508,6 +515,7 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
         free.subtract(req)
     if any(v < 0 for v in free.values()):
         raise MalformedInput("inconsistent knowledge: a known card is not among the unseen cards")
+    ruled_out = public_exclusions(state)
     tail = len(returned_tail(state)[0])
     pile_size = len(unseen) - sum(sizes) - aside - tail
     if pile_size < 0:
@@ -528,6 +536,8 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
                 for card, x in assign[z]:
                     zones[z].extend([card] * x)
             hands = tuple(sort_cards([*zones[i], *need[i].elements()]) for i in range(n_seats))
+            if not all(fits(hands[s], x) for s, x in ruled_out.items()):
+                return
             set_aside = zones[n_seats][0] if aside else None
             pile = sort_cards(zones[n_seats + 1])
             bottom = tuple(z[0] for z in zones[n_seats + 2 :])

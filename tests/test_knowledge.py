@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 
 from loveformal.actions import BishopRedraw, ChancellorReturn, Play
 from loveformal.cards import Card
 from loveformal.dealing import deal
-from loveformal.knowledge import knowledge_table, knows, knows_bottom
+from loveformal.engine import new_match
+from loveformal.events import EventKind
+from loveformal.knowledge import (
+    Exclusions,
+    fits,
+    knowledge_table,
+    knows,
+    knows_bottom,
+    public_exclusions,
+)
+from loveformal.rulebook import make_ruleset, preset_names
+from loveformal.sampling import random_step
 from loveformal.state import State
-from tests.support import play, pos, step
+from tests.support import draw, play, pos, rules, step
 
 G = Card
 P1, P2, P3, P4, P5 = range(5)
@@ -239,3 +251,78 @@ def test_a_new_round_knows_nothing() -> None:
     )
     assert knows(s, P1) == {P2: None}
     assert knows(s, P2) == {P1: None}
+
+
+# ----------------------------------------------------------------------------- public inferences
+
+
+def test_a_guard_miss_rules_the_named_card_out_until_the_hand_may_have_changed() -> None:
+    s = three(hands={"P1": ["Guard", "Handmaid"], "P2": ["Baron"], "P3": ["Guard"]})
+    s = play(s, "Guard", "P2", guess="Priest")
+    assert public_exclusions(s) == {P2: (frozenset({G.PRIEST}),)}
+    # P2 draws the Prince: the card it held before is still not a Priest.
+    s = draw(s)
+    assert set(s.seats[P2].hand) == {G.PRINCE, G.BARON}
+    assert public_exclusions(s) == {P2: (frozenset({G.PRIEST}),)}
+    assert fits((G.PRIEST, G.BARON), public_exclusions(s)[P2])
+    assert not fits((G.PRIEST, G.PRIEST), public_exclusions(s)[P2])
+    # It plays the Baron: it may have kept either card, so the miss says nothing more; the
+    # Baron knocks P3 (Guard, shown) out, so P2's card is higher than a Guard.
+    s = play(s, "Baron", "P3")
+    assert s.seats[P3].out and s.seats[P2].hand == (G.PRINCE,)
+    assert public_exclusions(s) == {P2: (frozenset({G.GUARD}),)}
+
+
+def test_a_guard_naming_a_number_rules_out_every_card_of_that_value() -> None:
+    hands = {"P1": ["Guard", "Handmaid"], "P2": ["Baron"], "P3": ["Guard"]}
+    s = pos("z2019", turn="P1", hands=hands, deck=["Guard", "Guard"], set_aside="Princess")
+    s = play(s, "Guard", "P2", guess="Priest")
+    assert public_exclusions(s) == {P2: (frozenset({G.PRIEST}),)}
+    s = pos(
+        rules("z2019", guard_guess="number"),
+        turn="P1",
+        hands=hands,
+        deck=["Guard", "Guard"],
+        set_aside="Princess",
+    )
+    s = play(s, "Guard", "P2", guess=2)
+    assert public_exclusions(s) == {P2: (frozenset({G.PRIEST}),)}
+
+
+def test_the_countess_rule_says_a_king_or_prince_player_kept_no_countess() -> None:
+    """R4: holding the Countess with the King or a Prince, the Countess must be played; the
+    card the King's player kept goes to the King's target."""
+    s = play(three(), "King", "P2")
+    assert public_exclusions(s) == {P2: (frozenset({G.COUNTESS}),)}
+    assert s.seats[P2].hand == (G.PRIEST,)
+
+
+def _first_misfit(
+    exclusions: Callable[[State], dict[int, Exclusions]], games: int, seed: int
+) -> str | None:
+    """Random play under every preset and player count: the first state whose actual hands
+    do not fit the public exclusions, or None."""
+    rng = random.Random(seed)
+    for name in preset_names():
+        ruleset = make_ruleset(name)
+        for players in range(ruleset.min_players, ruleset.max_players + 1):
+            for _ in range(games):
+                s = new_match(ruleset, players)
+                while not s.round_over:
+                    s, _ = random_step(s, rng)
+                    for seat, x in exclusions(s).items():
+                        if not fits(s.seats[seat].hand, x):
+                            return f"{name} {players}p: {seat} holds {s.seats[seat].hand}, {x}"
+    return None
+
+
+def test_every_hand_reached_by_play_fits_the_public_exclusions() -> None:
+    assert _first_misfit(public_exclusions, games=10, seed=11) is None
+
+
+def test_the_fit_check_catches_a_tracker_that_forgets_a_swap() -> None:
+    def swap_forgotten(state: State) -> dict[int, Exclusions]:
+        log = tuple(e for e in state.log if e.kind is not EventKind.SWAPPED)
+        return public_exclusions(state._replace(log=log))
+
+    assert _first_misfit(swap_forgotten, games=4, seed=11) is not None

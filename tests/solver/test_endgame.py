@@ -331,6 +331,38 @@ def test_returns_from_the_log_name_their_seat() -> None:
     pytest.skip("no Chancellor return found")
 
 
+def test_public_exclusions_leave_out_the_deals_the_log_rules_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Guard's miss and the Countess rule (R4) are public: a deal that gives a seat a card
+    the round's log rules out (knowledge.public_exclusions) is not consistent with it."""
+    from loveformal.knowledge import fits, public_exclusions
+
+    rng = random.Random(5)
+    for _ in range(400):
+        s = new_match(make_ruleset("classic"), 2)
+        while not s.round_over and not (s.phase is Phase.PLAY and s.pile.size <= 2):
+            s, _ = random_step(s, rng)
+        ruled_out = {} if s.round_over else public_exclusions(s)
+        if not ruled_out:
+            continue
+        deals = enumerate_deals(s)
+        assert all(fits(d.hands[i], x) for d in deals for i, x in ruled_out.items())
+        assert actual_deal(s).hands in {d.hands for d in deals}
+        with monkeypatch.context() as m:
+            m.setattr(endgame_module, "public_exclusions", lambda state: {})
+            every = enumerate_deals(s)
+            if len(every) == len(deals):
+                continue  # the excluded cards are all public here
+            unfiltered = solve_position(s, pimc=False)
+        filtered = solve_position(s, pimc=False)
+        assert filtered.sizes.deals == len(deals) < len(every)
+        assert filtered.exploitability == unfiltered.exploitability == 0
+        assert filtered.value != unfiltered.value
+        return
+    pytest.fail("no endgame with a public exclusion that rules a deal out")
+
+
 def test_refuses_above_max_nodes() -> None:
     with pytest.raises(EndgameTooLarge, match="max-nodes"):
         solve_position(endgame("classic", 3, 0), max_nodes=1000)
