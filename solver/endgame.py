@@ -226,8 +226,11 @@ def returned_tail(state: State) -> tuple[tuple[Card, ...], tuple[int, ...]]:
     With the round's log, its returns say which cards are still in the pile (returns go under
     everything and draws take from the top, so they are the last ``pile.size`` cards
     returned) and who put each there. A position without a log (the notation) lists them as
-    the deck's known-order ``bottom``; they were returned by the seat that has played a
-    Chancellor, and when both have, the position does not say whose they are (refused).
+    the deck's known-order part: its ``bottom``, or the whole deck once no unseen card is
+    left above them; they were returned by the seat that has played a Chancellor, and when
+    both have, the position does not say whose they are (refused). A wholly known deck that
+    no one seat's Chancellor explains (none played, or both seats played one) is no tail: its
+    cards are dealt as unseen, known to neither seat.
     Raises :class:`MalformedInput` for a log whose returns are not the pile's bottom."""
     pile = state.pile
     returns = [
@@ -246,20 +249,36 @@ def returned_tail(state: State) -> tuple[tuple[Card, ...], tuple[int, ...]]:
                 + " to the bottom of the deck, but the deck does not end with those cards"
             )
         return cards, tuple(who for who, _ in left)
-    if not (pile.unseen and pile.bottom):
-        return (), ()
+    # Without a log: the known-order part of the deck. Below unseen cards it is the bottom;
+    # once the unseen cards are drawn, the whole deck is in known order (``DrawPile``'s normal
+    # form moves it to ``top``), and only returns make it so when a Chancellor was played.
+    known = pile.bottom if pile.unseen else pile.top
     players = [i for i, s in enumerate(state.seats) if Card.CHANCELLOR in s.discards]
+    if not known or (not pile.unseen and len(players) != 1):
+        # A wholly known deck that no one seat's Chancellor explains is dealt as unseen (a
+        # hand-written deck; or both seats played one, and the notation does not say whose
+        # returns these are: a scenario with its moves does); _check_history refuses a known
+        # bottom with no Chancellor played.
+        return (), ()
+    where = "bottom" if pile.unseen else "order"
     if len(players) != 1:
-        # _check_history refuses a known bottom with no Chancellor played.
         raise MalformedInput(
-            "the deck's bottom lists known cards, which only a Chancellor's return puts there "
-            "(face down: known to the seat that returned them alone), but "
+            f"the deck's {where} lists known cards, which only a Chancellor's return puts "
+            "there (face down: known to the seat that returned them alone), but "
             + " and ".join(seat_name(i) for i in players)
             + " have each played a Chancellor and a position without its moves does not say "
             "who returned these: give the position as a scenario with its moves, or write "
             "the cards among the deck's unseen ones"
         )
-    return pile.bottom, (players[0],) * len(pile.bottom)
+    most = 2 * sum(c is Card.CHANCELLOR for c in state.seats[players[0]].discards)
+    if len(known) > most:
+        raise MalformedInput(
+            f"the deck's {where} lists {len(known)} known cards, but only a Chancellor's "
+            f"return puts known cards there (at most two each) and {seat_name(players[0])}, "
+            f"the one seat that played a Chancellor, can have returned at most {most}: write "
+            "the others among the deck's unseen ones"
+        )
+    return known, (players[0],) * len(known)
 
 
 def _tail_log(state: State, tail: tuple[Card, ...]) -> tuple[Event, ...]:

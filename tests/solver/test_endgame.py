@@ -310,6 +310,30 @@ def test_returns_by_both_seats_in_a_position_without_moves_are_refused() -> None
         solve_position(parse_position(both))
 
 
+# P1 returned the Princess with its Chancellor; every unseen card above it has been drawn.
+Z_KNOWN_DECK = (
+    "z2019 2p r1 start:P1 | P1 Baron,Prince d:Chancellor,Priest*2,Spy,Guard,Handmaid,Guard t0 "
+    "| P2 Baron d:Handmaid,Guard,Prince,Guard,King,Guard t0 | deck Princess | aside Chancellor "
+    "| up Spy,Countess,Guard | play P1"
+)
+
+
+def test_a_wholly_known_deck_is_the_returns_of_the_seat_that_played_a_chancellor() -> None:
+    state = parse_position(Z_KNOWN_DECK)
+    assert endgame_module.returned_tail(state) == ((Card.PRINCESS,), (0,))
+    # The value of the same position reached with the return in its log (a review's check).
+    assert solve_position(state, pimc=False).value == Fraction(13, 30)
+    unseen = parse_position(Z_KNOWN_DECK.replace("deck Princess", "deck - / Princess"))
+    assert endgame_module.returned_tail(unseen) == ((), ())
+    assert solve_position(unseen, pimc=False).value == Fraction(4, 15)
+    both = Z_KNOWN_DECK.replace("d:Handmaid,Guard,Prince", "d:Handmaid,Chancellor,Prince").replace(
+        "aside Chancellor", "aside Guard"
+    )
+    # Both seats played a Chancellor: the notation does not say whose return it is, so the
+    # card is dealt as unseen (as the same position with the deck written unseen).
+    assert endgame_module.returned_tail(parse_position(both)) == ((), ())
+
+
 def test_returns_from_the_log_name_their_seat() -> None:
     """In a round played to a Chancellor's return, the log says whose the tail is."""
     from loveformal.events import EventKind

@@ -160,10 +160,10 @@ def test_integer_certificate_equals_fraction_certificate(edition: str, k: int, i
 
 
 # The exact values of the seeded benchmark positions (bench/solver.py), found by the
-# reference builder and Fraction certificate before the speed-up; the three 2019 positions
-# with a Chancellor's returns under the pile (z2019 3/0, 3/1, 4/2) since those returns are
-# dealt at the root and known to their seat alone (they were 1/5, -3/10 and 2/5 when the
-# returns were taken as known to both seats).
+# reference builder and Fraction certificate before the speed-up; the five 2019 positions
+# with a Chancellor's returns in the pile (z2019 1/0, 2/0, 3/0, 3/1, 4/2) since those returns
+# are dealt at the root and known to their seat alone (they were 1/5, 1/5, 1/5, -3/10 and 2/5
+# when the returns were taken as known to both seats, or, in a wholly known deck, to neither).
 KNOWN = [
     ("classic", 1, 0, Fraction(-1, 15)),
     ("classic", 1, 1, Fraction(1, 3)),
@@ -172,10 +172,10 @@ KNOWN = [
     ("classic", 2, 1, Fraction(17, 45)),
     ("classic", 2, 2, Fraction(1, 3)),
     ("classic", 3, 0, Fraction(46, 315)),
-    ("z2019", 1, 0, Fraction(1, 5)),
+    ("z2019", 1, 0, Fraction(13, 30)),
     ("z2019", 1, 1, Fraction(-2, 5)),
     ("z2019", 1, 2, Fraction(-2, 15)),
-    ("z2019", 2, 0, Fraction(1, 5)),
+    ("z2019", 2, 0, Fraction(19, 90)),
     ("z2019", 2, 1, Fraction(31, 135)),
     ("z2019", 2, 2, Fraction(17, 90)),
     ("z2019", 3, 0, Fraction(1097, 18900)),
