@@ -64,6 +64,16 @@ class Event(NamedTuple):
         return Event(self.kind, self.seat, self.other, None, (), None, self.note, ())
 
 
+def returned_count(event: Event) -> int:
+    """How many cards a Chancellor's return (``RETURNED``) put at the bottom of the deck. The
+    number is public though the cards are not: in the event's public form (cards removed) it
+    is the number its note gives (``"2 cards"``)."""
+    if event.cards:
+        return len(event.cards)
+    head = event.note.split(" ", 1)[0]
+    return int(head) if head.isascii() and head.isdigit() else 0
+
+
 # Each kind as a module constant (fast to read in CPython 3.11): hot code does
 # ``from loveformal import events as K`` and writes ``K.DREW``.
 SET_ASIDE: Final = EventKind.SET_ASIDE

@@ -18,14 +18,16 @@ For each other seat it keeps the multiset of cards that seat certainly holds:
   copy or a newly drawn equal card — either way one known copy of ``c`` is no longer certain,
   so it is dropped; other known cards stay;
 * DISCARDED (Prince, Bishop redraw, Assassin): the hand is gone; RETURNED (Chancellor): the
-  player kept one of its cards unseen, so knowledge of that hand is dropped;
+  player kept one of its cards unseen, so knowledge of that hand is dropped; and once no
+  card lies above the cards a seat returned, it knows the next one drawn (the pile's size
+  is public);
 * KNOCKED_OUT: the seat holds nothing. A new round starts with an empty log: nothing is known.
 """
 
 from __future__ import annotations
 
 from loveformal.cards import Card
-from loveformal.events import Event, EventKind
+from loveformal.events import Event, EventKind, returned_count
 from loveformal.state import State
 
 K = EventKind
@@ -46,13 +48,56 @@ def knowledge_table(state: State, seat: int) -> dict[int, tuple[Card, ...]]:
     """For each seat other than ``seat``: the cards ``seat`` knows for certain it holds now
     (a multiset, sorted; empty when nothing is certain or the seat is out)."""
     known: dict[int, tuple[Card, ...]] = {s: () for s in range(state.players)}
+    returns = _Returns(state, seat)
     for event in state.log:
         _update(known, event, seat, state)
+        drawn = returns.step(event)
+        if drawn is not None and event.seat is not None and event.seat != seat:
+            known[event.seat] = (*known[event.seat], drawn)
     known.pop(seat, None)
     for s in known:
         if state.seats[s].out:
             known[s] = ()
     return {s: tuple(sorted(cards, key=_order)) for s, cards in known.items()}
+
+
+def _draws_from_pile(event: Event) -> bool:
+    """Whether the event takes the top card of the draw pile (the deal, a turn's draw, a
+    Chancellor's draws, a redraw; not a replacement taken from the set-aside or face-up
+    cards, whose notes say so)."""
+    kind = event.kind
+    if kind is K.DREW:
+        return event.note == ""
+    return kind is K.DEALT or kind is K.SET_ASIDE or kind is K.FACE_UP
+
+
+class _Returns:
+    """The draw pile replayed along a log, for what ``seat`` knows of the cards it returned
+    with the Chancellor: once no card is left above them, whoever draws next takes the first
+    of them, and ``seat`` knows which card that is (rules.md, the Chancellor: returned face
+    down, in the order its player chose)."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.seat = seat
+        draws = sum(1 for e in state.log if _draws_from_pile(e))
+        returned = sum(returned_count(e) for e in state.log if e.kind is K.RETURNED)
+        # The cards above the returns; returns made before the log began (a position given
+        # without its moves) count among them, so nothing is inferred from them.
+        self.above = state.pile.size + draws - returned
+        self.queue: list[Card | None] = []
+
+    def step(self, event: Event) -> Card | None:
+        """Follow ``event``; the card it drew if it is one of ``seat``'s returns."""
+        if event.kind is K.RETURNED and event.seat is not None:
+            mine = event.seat == self.seat and event.seen_by(self.seat)
+            self.queue.extend(event.cards if mine else [None] * returned_count(event))
+            return None
+        if not _draws_from_pile(event):
+            return None
+        if self.above > 0:
+            self.above -= 1
+            return None
+        return self.queue.pop(0) if self.queue else None
 
 
 def knows(state: State, seat: int) -> dict[int, Card | None]:
@@ -123,8 +168,10 @@ def knows_bottom(state: State, seat: int) -> tuple[Card, ...] | None:
     tail: list[tuple[int, Card | None]] = []
     for e in state.log:
         if e.kind is K.RETURNED and e.seat is not None:
-            mine = e.seat == seat and e.seen_by(seat)
-            tail.extend((e.seat, c if mine else None) for c in e.cards)
+            if e.seat == seat and e.seen_by(seat):
+                tail.extend((seat, c) for c in e.cards)
+            else:  # another seat's cards count, seen or not (a log of public forms too)
+                tail.extend([(e.seat, None)] * returned_count(e))
     left = tail[max(0, len(tail) - state.pile.size) :] if state.pile.size else []
     cards = tuple(c for who, c in left if c is not None and who == seat)
     return cards or None

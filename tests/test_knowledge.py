@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
+import pytest
+
+from loveformal import knowledge as knowledge_module
 from loveformal.actions import BishopRedraw, ChancellorReturn, Play
 from loveformal.cards import Card
 from loveformal.dealing import deal
@@ -326,3 +330,65 @@ def test_the_fit_check_catches_a_tracker_that_forgets_a_swap() -> None:
         return public_exclusions(state._replace(log=log))
 
     assert _first_misfit(swap_forgotten, games=4, seed=11) is not None
+
+
+# ----------------------------------------------------------------------------- returns drawn
+
+
+def _first_false_knowledge(games: int, seed: int) -> str | None:
+    """Random play in 2019 rounds (two Chancellors) and premium ones: the first state where a
+    seat 'knows' a card another seat does not hold, or None."""
+    rng = random.Random(seed)
+    for name in ("z2019", "premium"):
+        ruleset = make_ruleset(name)
+        for players in (2, 3, 5):
+            for _ in range(games):
+                s = new_match(ruleset, players)
+                while not s.round_over:
+                    s, _ = random_step(s, rng)
+                    for me in range(players):
+                        for other, cards in knowledge_table(s, me).items():
+                            if Counter(cards) - Counter(s.seats[other].hand):
+                                return f"{name} {players}p: P{me + 1} 'knows' {cards}"
+    return None
+
+
+def _returns_drawn_by_another(games: int, seed: int) -> int:
+    """How often, just after a draw, the other seat knows the drawer holds the card drawn."""
+    rng = random.Random(seed)
+    found = 0
+    for _ in range(games):
+        s = new_match(make_ruleset("z2019"), 2)
+        while not s.round_over:
+            s, _ = random_step(s, rng)
+            last = s.log[-1] if s.log else None
+            if last is not None and last.kind is EventKind.DREW and last.seat is not None:
+                me = 1 - last.seat
+                if last.card in knowledge_table(s, me)[last.seat]:
+                    found += 1
+    return found
+
+
+def test_a_seat_knows_the_card_another_draws_off_its_returns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Chancellor's player put its cards at the bottom in its chosen order (rules.md):
+    once no card is left above them, it knows what the next draw takes."""
+    with_returns = _returns_drawn_by_another(games=150, seed=3)
+    with monkeypatch.context() as m:
+        m.setattr(knowledge_module._Returns, "step", lambda self, event: None)
+        assert _returns_drawn_by_another(games=150, seed=3) < with_returns
+    assert _first_false_knowledge(games=6, seed=5) is None
+
+
+def test_the_knowledge_check_catches_a_pile_replay_one_card_early(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real_init = knowledge_module._Returns.__init__
+
+    def early(self: knowledge_module._Returns, state: State, seat: int) -> None:
+        real_init(self, state, seat)
+        self.above -= 1
+
+    monkeypatch.setattr(knowledge_module._Returns, "__init__", early)
+    assert _first_false_knowledge(games=6, seed=5) is not None

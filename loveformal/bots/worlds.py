@@ -22,8 +22,12 @@ or Chancellor return since). Worlds breaking such a constraint are rejected and 
 choose their moves are not modelled (no opponent model), nor public inferences from Baron
 comparisons between two other seats.
 
-Approximation: other seats' Chancellor returns that lie beneath the seat's own returns are
-sampled as unseen cards of the pile (their position under the seat's returns is dropped).
+Chancellor returns: the cards still in the pile that another seat returned are dealt from
+the unseen cards like the rest, but into their places at the bottom (between and beneath the
+seat's own returns, in the order of the returns), and the world's log says that seat saw
+them (its return event with those cards, ``visible_to`` that seat), so that a solver given
+the world lets that seat, and nobody else, know them. Such an event holds only the cards
+still in the pile (those drawn since are not modelled) and keeps its public form.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from collections import Counter
 
 from loveformal import events as K
 from loveformal.cards import Card, sort_cards
+from loveformal.events import Event, returned_count
 from loveformal.observation import Observation
 from loveformal.state import DrawPile, Seat, State
 
@@ -122,6 +127,8 @@ class WorldSampler:
                 f"the observation hides {needed} cards but only {len(self.pool)} cards are unseen"
             )
         self.excluded = excluded_cards(obs)
+        self.returns = _returns_left(obs)
+        self.others_returned = sum(1 for _, card in self.returns if card is None)
 
     def _deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card], Card | None]:
         pool = list(self.pool)
@@ -156,10 +163,11 @@ class WorldSampler:
                     obs.spied[i],
                 )
             )
-        if pile:
-            draw_pile = DrawPile((), sort_cards(pile), obs.known_bottom)
-        else:
-            draw_pile = DrawPile(obs.known_bottom)
+        # The first cards dealt to the pile go to the other seats' returns still in it.
+        theirs = iter(pile[: self.others_returned])
+        tail = tuple(card if card is not None else next(theirs) for _, card in self.returns)
+        rest = pile[self.others_returned :]
+        draw_pile = DrawPile((), sort_cards(rest), tail) if rest else DrawPile(tail)
         return State(
             rules=obs.rules,
             players=obs.players,
@@ -178,8 +186,43 @@ class WorldSampler:
             round_winners=obs.round_winners,
             next_starters=obs.next_starters,
             game_winners=obs.game_winners,
-            log=obs.events,
+            log=_with_returns(obs, self.returns, tail),
         )
+
+
+def _returns_left(obs: Observation) -> list[tuple[int, Card | None]]:
+    """The returned cards still in the pile, top to bottom: for each, the event (its index
+    in ``obs.events``) that returned it and the card when the seat saw it (its own), else
+    None. Returns go under everything and draws take from the top, so these are the last
+    ``pile_size`` cards returned."""
+    returned: list[tuple[int, Card | None]] = []
+    for i, e in enumerate(obs.events):
+        if e.kind is K.RETURNED and e.seat is not None:
+            if e.seat == obs.seat and e.cards:
+                returned.extend((i, c) for c in e.cards)
+            else:
+                returned.extend([(i, None)] * returned_count(e))
+    return returned[max(0, len(returned) - obs.pile_size) :] if obs.pile_size else []
+
+
+def _with_returns(
+    obs: Observation, returns: list[tuple[int, Card | None]], tail: tuple[Card, ...]
+) -> tuple[Event, ...]:
+    """``obs.events`` with each other seat's return event holding its dealt cards still in
+    the pile (``tail``: the cards of ``returns``, :func:`_returns_left`, with the other seats'
+    dealt), seen by that seat."""
+    dealt: dict[int, list[Card]] = {}
+    for (i, card), put in zip(returns, tail, strict=True):
+        if card is None:
+            dealt.setdefault(i, []).append(put)
+    if not dealt:
+        return obs.events
+    events = list(obs.events)
+    for i, cards in dealt.items():
+        e = events[i]
+        assert e.seat is not None  # _returns_left reads only returns with a seat
+        events[i] = e._replace(cards=tuple(cards), visible_to=(e.seat,))
+    return tuple(events)
 
 
 def sample_world(obs: Observation, rng: random.Random) -> State:

@@ -14,10 +14,12 @@ from loveformal.bots.worlds import WorldSampler, sample_world, unseen_cards
 from loveformal.cards import Card
 from loveformal.dealing import shuffled_deal
 from loveformal.engine import apply, current_player, legal_actions, new_match
+from loveformal.knowledge import knows_bottom
 from loveformal.observation import observation
 from loveformal.rulebook import make_ruleset
-from loveformal.sampling import sample_chance
-from loveformal.state import Phase
+from loveformal.sampling import random_step, sample_chance
+from loveformal.solver.endgame import returned_tail
+from loveformal.state import Phase, State
 from tests.bots.helpers import decision_states
 from tests.support import pos
 
@@ -92,3 +94,38 @@ def test_a_guard_miss_excludes_the_named_card_while_the_hand_is_unchanged() -> N
     assert Card.PRIEST in Counter(
         sample_world(observation(s, 0), rng).seats[1].hand[0] for _ in range(300)
     )
+
+
+def _states_with_returns_in_the_pile(games: int, seed: int) -> list[State]:
+    """2019 two-player decision states with a Chancellor's returns still in the pile."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    for _ in range(games):
+        s = new_match(make_ruleset("z2019"), 2)
+        while not s.round_over:
+            s, _ = random_step(s, rng)
+            if s.phase is Phase.PLAY and returned_tail(s)[0]:
+                out.append(s)
+    return out
+
+
+def test_worlds_deal_the_other_seats_returns_into_their_places() -> None:
+    """A world keeps every return in its place at the bottom, with its seat: the sampled
+    seat's own known, another seat's dealt and seen by that seat alone."""
+    rng = random.Random(4)
+    kinds = Counter[str]()
+    for s in _states_with_returns_in_the_pile(games=120, seed=8):
+        seat = current_player(s)
+        obs = observation(s, seat)
+        cards, owners = returned_tail(s)
+        w = sample_world(obs, rng)
+        assert observation(w, seat).key == obs.key
+        w_cards, w_owners = returned_tail(w)
+        assert w_owners == owners
+        assert [c for c, o in zip(w_cards, owners, strict=True) if o == seat] == [
+            c for c, o in zip(cards, owners, strict=True) if o == seat
+        ]
+        other = 1 - seat
+        assert len(knows_bottom(w, other) or ()) == len(knows_bottom(s, other) or ())
+        kinds[("own" if seat in owners else "") + ("other" if other in owners else "")] += 1
+    assert kinds["other"] and kinds["ownother"] and kinds["own"]  # every case was met
