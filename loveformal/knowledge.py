@@ -22,13 +22,16 @@ For each other seat it keeps the multiset of cards that seat certainly holds:
   card lies above the cards a seat returned, it knows the next one drawn (the pile's size
   is public);
 * KNOCKED_OUT: the seat holds nothing. A new round starts with an empty log: nothing is known.
+
+:func:`public_exclusions` gives the other side, what every seat can rule out of a hand from
+the public events (a Guard's miss, the Countess rule, ...), with :func:`fits` to check a hand.
 """
 
 from __future__ import annotations
 
 from loveformal.cards import Card
 from loveformal.events import Event, EventKind, returned_count
-from loveformal.state import State
+from loveformal.state import Phase, State
 
 K = EventKind
 
@@ -206,8 +209,12 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
       may be any of three) drops it too.
 
     Relations between two hands (a Baron's tie) and inferences from how seats choose their
-    moves are not drawn."""
+    moves are not drawn. A state without a log (a position written in the notation) gives
+    what its discard piles alone say (:func:`_position_exclusions`)."""
     from loveformal.targets import guess_hits
+
+    if not state.log:
+        return _position_exclusions(state)
 
     rules = state.rules
     values = rules.values
@@ -258,6 +265,25 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
         for s, fs in slots.items()
         if any(fs) and not state.seats[s].out and len(fs) <= len(state.seats[s].hand)
     }
+
+
+def _position_exclusions(state: State) -> dict[int, Exclusions]:
+    """What the discard piles of a two-player position without its log rule out, at a turn's
+    draw or decision: when the card under the other seat's top Prince is not a Prince, its
+    last turn played that Prince on the seat to move (a Prince it played on itself would lie
+    under the card it made it discard, and a Prince discarded by its own Prince lies on
+    another Prince), so it kept no Countess (R4). Other inferences need the log: which
+    discards were plays, what a Guard named."""
+    if state.players != 2 or state.phase not in (Phase.PLAY, Phase.TURN_DRAW):
+        return {}
+    other = 1 - state.turn
+    seat = state.seats[other]
+    piles = seat.discards
+    if seat.out or len(seat.hand) != 1 or not piles or piles[-1] is not Card.PRINCE:
+        return {}
+    if len(piles) > 1 and piles[-2] is Card.PRINCE:
+        return {}
+    return {other: (frozenset({Card.COUNTESS}),)}
 
 
 def _one(slots: list[frozenset[Card]]) -> frozenset[Card]:

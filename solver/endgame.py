@@ -40,8 +40,10 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   does not hold the card named, while it may not have changed that card since), the
   Countess rule (a seat that played the King or a Prince kept no Countess; R4), a Baron's or
   Dowager Queen's knock-out (the winner's card is higher, or lower, than the loser's). A
-  position without a log carries none of these: which of its discards were plays is history
-  the notation does not write.
+  two-player position without a log gives only what its discard piles say for sure: a seat
+  whose top discard is a Prince with no Prince under it played it on the seat to move, and
+  kept no Countess. The rest is history the notation does not write (which discards were
+  plays, what a Guard named).
 * Probability: each arrangement of card *instances* is equally likely, so a deal (zones given
   as multisets of card kinds; identical cards are one outcome) has weight
   ``Π_kind count! / Π_zone,kind (copies in zone)!`` normalised over the consistent deals.

@@ -22,6 +22,7 @@ from loveformal.knowledge import (
     knows_bottom,
     public_exclusions,
 )
+from loveformal.notation import position_of
 from loveformal.rulebook import make_ruleset, preset_names
 from loveformal.sampling import random_step
 from loveformal.state import State
@@ -392,3 +393,42 @@ def test_the_knowledge_check_catches_a_pile_replay_one_card_early(
 
     monkeypatch.setattr(knowledge_module._Returns, "__init__", early)
     assert _first_false_knowledge(games=6, seed=5) is not None
+
+
+# ----------------------------------------------------------------------------- without a log
+
+
+def _two(hand: Sequence[str], deck: Sequence[str]) -> State:
+    """Classic, 2 players, P2 to play ``hand``; P1 holds a Guard."""
+    return pos(
+        "classic",
+        turn="P2",
+        hands={"P1": ["Guard"], "P2": list(hand)},
+        deck=deck,
+        set_aside="Guard",
+        face_up=["Guard", "Guard", "Priest"],
+    )
+
+
+def test_a_prince_on_the_mover_says_its_player_kept_no_countess_without_a_log() -> None:
+    """R4, read off the discard piles alone: P2's top discard is a Prince it played on P1."""
+    s = play(_two(["Prince", "Baron"], ["Handmaid", "King", "Countess"]), "Prince", "P1")
+    assert s.seats[P1].discards == (G.GUARD,) and s.seats[P2].discards == (G.PRINCE,)
+    position = position_of(s)
+    assert not position.log
+    assert public_exclusions(position) == {P2: (frozenset({G.COUNTESS}),)}
+
+
+def test_a_prince_under_a_prince_says_nothing_without_a_log() -> None:
+    """P2 played a Prince on itself and discarded its other Prince, then drew the Countess:
+    the discard piles cannot tell this from a Prince played on P1, so nothing is ruled out."""
+    s = play(_two(["Prince", "Prince"], ["Countess", "King", "Handmaid"]), "Prince", "P2")
+    assert s.seats[P2].discards == (G.PRINCE, G.PRINCE) and s.seats[P2].hand == (G.COUNTESS,)
+    assert public_exclusions(position_of(s)) == {}
+
+
+def test_every_hand_reached_by_play_fits_what_its_position_alone_rules_out() -> None:
+    def without_log(state: State) -> dict[int, Exclusions]:
+        return public_exclusions(position_of(state))
+
+    assert _first_misfit(without_log, games=10, seed=12) is None

@@ -387,6 +387,28 @@ def test_public_exclusions_leave_out_the_deals_the_log_rules_out(
     pytest.fail("no endgame with a public exclusion that rules a deal out")
 
 
+# P2's last turn played the Prince on P1 (who discarded the King): P2 kept no Countess (R4).
+PRINCE_ON_P1 = (
+    "classic 2p r1 start:P1 | P1 Handmaid,Princess d:Guard*3,King t0 | P2 Baron "
+    "d:Guard*2,Prince t0 | deck - / Priest,Countess | aside Baron | up Priest,Handmaid,Prince "
+    "| play P1"
+)
+
+
+def test_a_position_without_a_log_leaves_out_deals_its_discards_rule_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = parse_position(PRINCE_ON_P1)
+    deals = enumerate_deals(state)
+    assert all(Card.COUNTESS not in d.hands[1] for d in deals)
+    r = solve_position(state, pimc=False)
+    assert (r.sizes.deals, r.value, r.exploitability) == (84, Fraction(22, 75), 0)
+    with monkeypatch.context() as m:
+        m.setattr(endgame_module, "public_exclusions", lambda state: {})
+        unfiltered = solve_position(state, pimc=False)
+    assert (unfiltered.sizes.deals, unfiltered.value) == (102, Fraction(7, 30))
+
+
 def test_refuses_above_max_nodes() -> None:
     with pytest.raises(EndgameTooLarge, match="max-nodes"):
         solve_position(endgame("classic", 3, 0), max_nodes=1000)
