@@ -402,7 +402,7 @@ def test_a_position_without_a_log_leaves_out_deals_its_discards_rule_out(
     deals = enumerate_deals(state)
     assert all(Card.COUNTESS not in d.hands[1] for d in deals)
     r = solve_position(state, pimc=False)
-    assert (r.sizes.deals, r.value, r.exploitability) == (84, Fraction(22, 75), 0)
+    assert (r.sizes.deals, r.value, r.exploitability) == (84, Fraction(22, 75), Fraction(0))
     with monkeypatch.context() as m:
         m.setattr(endgame_module, "public_exclusions", lambda state: {})
         unfiltered = solve_position(state, pimc=False)
