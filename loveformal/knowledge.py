@@ -197,7 +197,8 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
     cards' texts; each is a one-way guarantee: a hand reached by play always fits them):
 
     * a Guard (or Bishop) that names a card and misses: the target, which holds one card,
-      holds no card the guess would have hit (``targets.guess_hits``: by name, or by value);
+      holds no card the guess would have hit (``targets.guess_hits``: by name, or by value),
+      and after a Guard no Assassin (it would have knocked the Guard's player out, R6);
     * the Countess rule (R4): a seat that plays the King or a Prince does not keep the
       Countess;
     * a Baron (Dowager Queen) that knocks a seat out: the other seat's card is higher (lower)
@@ -238,6 +239,10 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
             guess = played.guess
             if guess is not None and played.other == e.other:
                 hit = frozenset(c for c in kinds if guess_hits(rules, guess, c))
+                if played.card is Card.GUARD and Card.ASSASSIN in kinds:
+                    # A Guard on an Assassin's holder knocks its player out, whatever was
+                    # named (R6): a miss says the target holds no Assassin either.
+                    hit |= {Card.ASSASSIN}
                 slots[e.other] = [_one(slots[e.other]) | hit]
         elif kind is K.COMPARED:
             assert s is not None and e.other is not None

@@ -432,3 +432,12 @@ def test_every_hand_reached_by_play_fits_what_its_position_alone_rules_out() -> 
         return public_exclusions(position_of(state))
 
     assert _first_misfit(without_log, games=10, seed=12) is None
+
+
+def test_a_guard_miss_also_says_the_target_holds_no_assassin() -> None:
+    """R6: a Guard on the Assassin's holder knocks the Guard's player out, whatever it named."""
+    hands = {"P1": ["Guard", "Handmaid"], "P2": ["Baron"], "P3": ["Guard"], "P4": ["Priest"]}
+    hands["P5"] = ["Guard"]
+    s = pos("premium", turn="P1", hands=hands, deck=["Guard", "Guard"], set_aside="Princess")
+    s = play(s, "Guard", "P2", guess=2)  # premium's Guard names a number: the Priest, Cardinal
+    assert public_exclusions(s) == {P2: (frozenset({G.PRIEST, G.CARDINAL, G.ASSASSIN}),)}
