@@ -66,12 +66,21 @@ class Event(NamedTuple):
 
 def returned_count(event: Event) -> int:
     """How many cards a Chancellor's return (``RETURNED``) put at the bottom of the deck. The
-    number is public though the cards are not: in the event's public form (cards removed) it
-    is the number its note gives (``"2 cards"``)."""
-    if event.cards:
-        return len(event.cards)
+    number is public though the cards are not: the note gives it (``"2 cards"``), in the
+    event's public form too; an event without one counts its cards."""
     head = event.note.split(" ", 1)[0]
-    return int(head) if head.isascii() and head.isdigit() else 0
+    if head.isascii() and head.isdigit():
+        return int(head)
+    return len(event.cards)
+
+
+def returned_cards(event: Event, seat: int) -> tuple[Card | None, ...]:
+    """The cards of a Chancellor's return, top to bottom, as ``seat`` knows them: each card
+    it saw, else None; ``returned_count`` of them. An event may hold only its last cards
+    (those still in the pile, in a sampled world): the ones before are None."""
+    n = returned_count(event)
+    cards: tuple[Card, ...] = event.cards if event.seen_by(seat) else ()
+    return (None,) * (n - len(cards)) + cards[-n:] if n else ()
 
 
 # Each kind as a module constant (fast to read in CPython 3.11): hot code does

@@ -30,7 +30,7 @@ the public events (a Guard's miss, the Countess rule, ...), with :func:`fits` to
 from __future__ import annotations
 
 from loveformal.cards import Card
-from loveformal.events import Event, EventKind, returned_count
+from loveformal.events import Event, EventKind, returned_cards, returned_count
 from loveformal.state import Phase, State
 
 K = EventKind
@@ -92,8 +92,10 @@ class _Returns:
     def step(self, event: Event) -> Card | None:
         """Follow ``event``; the card it drew if it is one of ``seat``'s returns."""
         if event.kind is K.RETURNED and event.seat is not None:
-            mine = event.seat == self.seat and event.seen_by(self.seat)
-            self.queue.extend(event.cards if mine else [None] * returned_count(event))
+            if event.seat == self.seat:
+                self.queue.extend(returned_cards(event, self.seat))
+            else:
+                self.queue.extend([None] * returned_count(event))
             return None
         if not _draws_from_pile(event):
             return None
@@ -171,10 +173,9 @@ def knows_bottom(state: State, seat: int) -> tuple[Card, ...] | None:
     tail: list[tuple[int, Card | None]] = []
     for e in state.log:
         if e.kind is K.RETURNED and e.seat is not None:
-            if e.seat == seat and e.seen_by(seat):
-                tail.extend((seat, c) for c in e.cards)
-            else:  # another seat's cards count, seen or not (a log of public forms too)
-                tail.extend([(e.seat, None)] * returned_count(e))
+            # Another seat's cards count too, seen or not (a log of public forms too).
+            mine = returned_cards(e, seat) if e.seat == seat else (None,) * returned_count(e)
+            tail.extend((e.seat, c) for c in mine)
     left = tail[max(0, len(tail) - state.pile.size) :] if state.pile.size else []
     cards = tuple(c for who, c in left if c is not None and who == seat)
     return cards or None
@@ -273,22 +274,47 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
 
 
 def _position_exclusions(state: State) -> dict[int, Exclusions]:
-    """What the discard piles of a two-player position without its log rule out, at a turn's
-    draw or decision: when the card under the other seat's top Prince is not a Prince, its
-    last turn played that Prince on the seat to move (a Prince it played on itself would lie
-    under the card it made it discard, and a Prince discarded by its own Prince lies on
-    another Prince), so it kept no Countess (R4). Other inferences need the log: which
-    discards were plays, what a Guard named."""
+    """What the discard piles of a two-player position without its log say for sure, at a
+    turn's draw or decision. The seats alternate, so the seat to move played the card on top
+    of its pile two turns ago, and the other seat the card on top of its own last turn —
+    unless a Prince lies under that card (it may have been discarded by its player's own
+    Prince), or, for the seat to move, the other seat played a Prince on it since. A Prince
+    or King played kept no Countess (R4), and so:
+
+    * the other seat played a Prince on the seat to move (on itself, its Prince would lie
+      under the card it discarded): it still holds the card it kept, no Countess;
+    * the other seat played the King while the seat to move was not protected (its top
+      discard is no Handmaid): the seat to move holds the card the King's player kept;
+    * the seat to move played a Prince on the other seat, and the other seat's last play
+      (its top discard) was neither a King nor a Prince: it still holds the card it kept.
+
+    Other inferences need the log (which discards were plays, what a Guard named)."""
     if state.players != 2 or state.phase not in (Phase.PLAY, Phase.TURN_DRAW):
         return {}
-    other = 1 - state.turn
-    seat = state.seats[other]
-    piles = seat.discards
-    if seat.out or len(seat.hand) != 1 or not piles or piles[-1] is not Card.PRINCE:
+    mover = state.turn
+    other = 1 - mover
+    if any(s.out for s in state.seats):
         return {}
-    if len(piles) > 1 and piles[-2] is Card.PRINCE:
-        return {}
-    return {other: (frozenset({Card.COUNTESS}),)}
+    theirs = _played_top(state.seats[other].discards)
+    mine_pile = state.seats[mover].discards
+    mine = _played_top(mine_pile)
+    no_countess = (frozenset({Card.COUNTESS}),)
+    out: dict[int, Exclusions] = {}
+    if theirs is Card.PRINCE:
+        out[other] = no_countess
+    if theirs is Card.KING and not (mine_pile and mine_pile[-1] is Card.HANDMAID):
+        out[mover] = no_countess
+    last = state.seats[other].discards[-1:]
+    if mine is Card.PRINCE and not (last and last[0] in (Card.KING, Card.PRINCE)):
+        out[mover] = no_countess
+    return out
+
+
+def _played_top(piles: tuple[Card, ...]) -> Card | None:
+    """The top discard when it is surely the card its seat played last (no Prince under it)."""
+    if not piles or (len(piles) > 1 and piles[-2] is Card.PRINCE):
+        return None
+    return piles[-1]
 
 
 def _one(slots: list[frozenset[Card]]) -> frozenset[Card]:

@@ -40,15 +40,17 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   does not hold the card named, while it may not have changed that card since), the
   Countess rule (a seat that played the King or a Prince kept no Countess; R4), a Baron's or
   Dowager Queen's knock-out (the winner's card is higher, or lower, than the loser's). A
-  two-player position without a log gives only what its discard piles say for sure: a seat
-  whose top discard is a Prince with no Prince under it played it on the seat to move, and
-  kept no Countess. The rest is history the notation does not write (which discards were
-  plays, what a Guard named).
+  two-player position without a log gives only what its discard piles say for sure
+  (``knowledge._position_exclusions``: a Prince or King played on the last turns kept no
+  Countess). The rest is history the notation does not write (which discards were plays,
+  what a Guard named).
 * Probability: each arrangement of card *instances* is equally likely, so a deal (zones given
   as multisets of card kinds; identical cards are one outcome) has weight
   ``Π_kind count! / Π_zone,kind (copies in zone)!`` normalised over the consistent deals.
   A ``prior`` callable ``(deal state, weight) -> new weight`` replaces this weight
-  (:data:`Prior`).
+  (:data:`Prior`). Known limitation: a known or ruled-out card of a two-card hand (the
+  older card of the seat to move) filters the deals but does not reweight them, where a
+  hand that fits with the drawn card in one place only should weigh less (README).
 * Each deal is ``S`` with the dealt hands, set-aside card and pile, and an **empty log**
   (:func:`deal_state`) — or, with a returned tail, a log of the Chancellor returns that put
   the dealt tail there, each seen by its seat alone, so that its information sets (the

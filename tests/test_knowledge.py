@@ -25,7 +25,7 @@ from loveformal.knowledge import (
 from loveformal.notation import position_of
 from loveformal.rulebook import make_ruleset, preset_names
 from loveformal.sampling import random_step
-from loveformal.state import State
+from loveformal.state import Phase, State
 from tests.support import draw, play, pos, rules, step
 
 G = Card
@@ -441,3 +441,41 @@ def test_a_guard_miss_also_says_the_target_holds_no_assassin() -> None:
     s = pos("premium", turn="P1", hands=hands, deck=["Guard", "Guard"], set_aside="Princess")
     s = play(s, "Guard", "P2", guess=2)  # premium's Guard names a number: the Priest, Cardinal
     assert public_exclusions(s) == {P2: (frozenset({G.PRIEST, G.CARDINAL, G.ASSASSIN}),)}
+
+
+def test_a_king_on_the_mover_gives_it_the_card_kept_without_a_countess() -> None:
+    s = play(_two(["King", "Baron"], ["Handmaid", "Countess", "Priest"]), "King", "P1")
+    assert s.seats[P1].hand == (G.BARON,) and s.phase is Phase.TURN_DRAW
+    assert public_exclusions(position_of(s)) == {P1: (frozenset({G.COUNTESS}),)}
+    # A Handmaid on top of the mover's pile may have protected it from the King: no swap.
+    protected = play(
+        pos(
+            "classic",
+            turn="P2",
+            hands={"P1": ["Guard"], "P2": ["King", "Baron"]},
+            deck=["Handmaid", "Countess", "Priest"],
+            set_aside="Guard",
+            face_up=["Guard", "Guard", "Priest"],
+            discards={"P1": ["Handmaid"]},
+            protected=["P1"],
+        ),
+        "King",
+    )
+    assert protected.seats[P1].hand == (G.GUARD,)
+    assert public_exclusions(position_of(protected)) == {}
+
+
+def test_the_movers_own_prince_says_it_kept_no_countess_until_the_other_seat_acts_on_it() -> None:
+    hands = {"P1": ["Prince", "Baron"], "P2": ["Guard"]}
+    s = pos(
+        "classic",
+        turn="P1",
+        hands=hands,
+        deck=["Handmaid", "Priest", "Countess", "King"],
+        set_aside="Guard",
+        face_up=["Guard", "Guard", "Priest"],
+    )
+    s = play(s, "Prince", "P2")  # P2 discards the Guard, draws the Handmaid
+    s = play(s, "Handmaid")  # P2 draws the Priest and plays the Handmaid
+    assert s.seats[P1].hand == (G.BARON,) and s.phase is Phase.TURN_DRAW
+    assert public_exclusions(position_of(s)) == {P1: (frozenset({G.COUNTESS}),)}

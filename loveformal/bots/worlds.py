@@ -27,7 +27,9 @@ the unseen cards like the rest, but into their places at the bottom (between and
 seat's own returns, in the order of the returns), and the world's log says that seat saw
 them (its return event with those cards, ``visible_to`` that seat), so that a solver given
 the world lets that seat, and nobody else, know them. Such an event holds only the cards
-still in the pile (those drawn since are not modelled) and keeps its public form.
+still in the pile (those drawn since are not modelled); its note still gives how many it
+returned (:func:`~loveformal.events.returned_count`), so its public form is unchanged and
+the draw pile replays the same way.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from collections import Counter
 
 from loveformal import events as K
 from loveformal.cards import Card, sort_cards
-from loveformal.events import Event, returned_count
+from loveformal.events import Event, returned_cards
 from loveformal.observation import Observation
 from loveformal.state import DrawPile, Seat, State
 
@@ -198,10 +200,8 @@ def _returns_left(obs: Observation) -> list[tuple[int, Card | None]]:
     returned: list[tuple[int, Card | None]] = []
     for i, e in enumerate(obs.events):
         if e.kind is K.RETURNED and e.seat is not None:
-            if e.seat == obs.seat and e.cards:
-                returned.extend((i, c) for c in e.cards)
-            else:
-                returned.extend([(i, None)] * returned_count(e))
+            mine = e.seat == obs.seat
+            returned.extend((i, c if mine else None) for c in returned_cards(e, obs.seat))
     return returned[max(0, len(returned) - obs.pile_size) :] if obs.pile_size else []
 
 

@@ -14,7 +14,7 @@ from loveformal.bots.worlds import WorldSampler, sample_world, unseen_cards
 from loveformal.cards import Card
 from loveformal.dealing import shuffled_deal
 from loveformal.engine import apply, current_player, legal_actions, new_match
-from loveformal.knowledge import knows_bottom
+from loveformal.knowledge import knowledge_table, knows_bottom
 from loveformal.observation import observation
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step, sample_chance
@@ -114,7 +114,7 @@ def test_worlds_deal_the_other_seats_returns_into_their_places() -> None:
     seat's own known, another seat's dealt and seen by that seat alone."""
     rng = random.Random(4)
     kinds = Counter[str]()
-    for s in _states_with_returns_in_the_pile(games=120, seed=8):
+    for s in _states_with_returns_in_the_pile(games=300, seed=8):
         seat = current_player(s)
         obs = observation(s, seat)
         cards, owners = returned_tail(s)
@@ -127,5 +127,10 @@ def test_worlds_deal_the_other_seats_returns_into_their_places() -> None:
         ]
         other = 1 - seat
         assert len(knows_bottom(w, other) or ()) == len(knows_bottom(s, other) or ())
+        # The seat knows in the world what it knows in the state (the pile replays alike),
+        # and what it knows there is held.
+        known = knowledge_table(w, seat)
+        assert known == knowledge_table(s, seat)
+        assert all(not Counter(c) - Counter(w.seats[i].hand) for i, c in known.items())
         kinds[("own" if seat in owners else "") + ("other" if other in owners else "")] += 1
     assert kinds["other"] and kinds["ownother"] and kinds["own"]  # every case was met
