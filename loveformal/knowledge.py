@@ -25,17 +25,31 @@ For each other seat it keeps the multiset of cards that seat certainly holds:
 
 :func:`public_exclusions` gives the other side, what every seat can rule out of a hand from
 the public events (a Guard's miss, the Countess rule, ...), with :func:`fits` to check a hand.
+Both are about the cards a seat held when the events happened; :func:`drawn_since` gives the
+cards it has drawn since, which they say nothing about.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from loveformal.cards import Card
 from loveformal.events import Event, EventKind, returned_cards, returned_count
+from loveformal.ruleset import Ruleset
 from loveformal.state import Phase, State
 
 K = EventKind
 
-__all__ = ["Exclusions", "fits", "knowledge_table", "knows", "knows_bottom", "public_exclusions"]
+__all__ = [
+    "Exclusions",
+    "drawn_since",
+    "exclusions_from_events",
+    "fits",
+    "knowledge_table",
+    "knows",
+    "knows_bottom",
+    "public_exclusions",
+]
 
 
 def _order(card: Card) -> int:
@@ -62,6 +76,32 @@ def knowledge_table(state: State, seat: int) -> dict[int, tuple[Card, ...]]:
         if state.seats[s].out:
             known[s] = ()
     return {s: tuple(sorted(cards, key=_order)) for s, cards in known.items()}
+
+
+def drawn_since(state: State, seat: int) -> dict[int, tuple[Card | None, ...]]:
+    """For each seat: the cards it drew (dealt, drawn, drawn off the Chancellor returns) since
+    the last other event that names it, oldest first, each as ``seat`` knows it: the card when
+    ``seat`` saw it drawn or it came off ``seat``'s own returns, else ``None``.
+
+    These are the seat's newest cards, told apart from the older ones. Every public inference
+    about a hand (:func:`public_exclusions`) and every look at it (a Priest, a Baron, a swap)
+    is an event that names the seat, so it is about the older cards only: the seat to move,
+    having drawn, holds one older card and this one new card. The knowledge of a new card is
+    part of :func:`knowledge_table` too. The seat's own entry is empty (it knows its hand)."""
+    fresh: dict[int, list[Card | None]] = {s: [] for s in range(state.players)}
+    returns = _Returns(state, seat)
+    for event in state.log:
+        drawn = returns.step(event)
+        s, kind = event.seat, event.kind
+        if (kind is K.DEALT or kind is K.DREW) and s is not None:
+            seen = event.card if event.seen_by(seat) else None
+            fresh[s].append(seen if seen is not None else drawn)
+            continue
+        for named in (s, event.other):
+            if named is not None:
+                fresh[named] = []
+    fresh[seat] = []
+    return {s: tuple(cards) for s, cards in fresh.items()}
 
 
 def _draws_from_pile(event: Event) -> bool:
@@ -213,18 +253,34 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
     Relations between two hands (a Baron's tie) and inferences from how seats choose their
     moves are not drawn. A state without a log (a position written in the notation) gives
     what its discard piles alone say (:func:`_position_exclusions`)."""
-    from loveformal.targets import guess_hits
-
     if not state.log:
         return _position_exclusions(state)
+    return exclusions_from_events(
+        state.rules,
+        state.log,
+        tuple(s.out for s in state.seats),
+        tuple(len(s.hand) for s in state.seats),
+    )
 
-    rules = state.rules
+
+def exclusions_from_events(
+    rules: Ruleset,
+    events: Sequence[Event],
+    out: Sequence[bool],
+    hand_sizes: Sequence[int],
+) -> dict[int, Exclusions]:
+    """:func:`public_exclusions` from a round's events (their public forms suffice: a seat's
+    view of the log gives the same), with each seat's flag of being out and its hand's size
+    now."""
+    from loveformal.targets import guess_hits
+
+    players = len(out)
     values = rules.values
-    kinds = rules.deck(state.players).kinds
-    slots: dict[int, list[frozenset[Card]]] = {s: [] for s in range(state.players)}
+    kinds = rules.deck(players).kinds
+    slots: dict[int, list[frozenset[Card]]] = {s: [] for s in range(players)}
     played: Event | None = None
     compared: tuple[int, int] | None = None
-    for e in state.log:
+    for e in events:
         kind, s = e.kind, e.seat
         if kind is K.PLAYED:
             assert s is not None and e.card is not None
@@ -269,7 +325,7 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
     return {
         s: tuple(f for f in fs if f)
         for s, fs in slots.items()
-        if any(fs) and not state.seats[s].out and len(fs) <= len(state.seats[s].hand)
+        if any(fs) and not out[s] and len(fs) <= hand_sizes[s]
     }
 
 

@@ -31,7 +31,8 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
 * A deal must agree with what each seat has privately seen of another:
   :func:`loveformal.knowledge.knowledge_table` of ``S`` for every seat gives the cards it
   knows another seat holds (Priest, Baron, King, ...), and a deal must give that seat those
-  cards (for each card kind, the largest number any seat knows of). A position written in the
+  cards (for each card kind, the largest number any seat knows of among its older cards, and
+  each new card some seat knows it drew, in its place). A position written in the
   notation has an empty event log, so it carries no such knowledge. These constraints are
   common knowledge at the root (every such event is public in form: the seen seat knows it
   was seen).
@@ -47,10 +48,16 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
 * Probability: each arrangement of card *instances* is equally likely, so a deal (zones given
   as multisets of card kinds; identical cards are one outcome) has weight
   ``Π_kind count! / Π_zone,kind (copies in zone)!`` normalised over the consistent deals.
+  What is known or ruled out of a hand is about particular cards of it: the older cards, or
+  the new ones drawn since the last event that named the seat
+  (:func:`loveformal.knowledge.drawn_since`; without a log, the card the seat to move has
+  just drawn). A hand of two cards or more that something known tells apart is counted in
+  order: its weight is multiplied by the number of orders of its card instances (older
+  places first) that fit (:func:`_ordered_weight`), so a hand that fits with its cards in
+  one order only weighs half of one that fits in both (with the older card known to be a
+  Prince, the drawn card is the other Prince with the chance of any other unseen card).
   A ``prior`` callable ``(deal state, weight) -> new weight`` replaces this weight
-  (:data:`Prior`). Known limitation: a known or ruled-out card of a two-card hand (the
-  older card of the seat to move) filters the deals but does not reweight them, where a
-  hand that fits with the drawn card in one place only should weigh less (README).
+  (:data:`Prior`).
 * Each deal is ``S`` with the dealt hands, set-aside card and pile, and an **empty log**
   (:func:`deal_state`) — or, with a returned tail, a log of the Chancellor returns that put
   the dealt tail there, each seen by its seat alone, so that its information sets (the
@@ -100,6 +107,7 @@ from __future__ import annotations
 
 import gc
 import inspect
+import itertools
 import math
 import time
 from collections import Counter
@@ -107,7 +115,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 import numpy as np
 
@@ -116,7 +124,14 @@ from loveformal.cards import Card, sort_cards
 from loveformal.engine import apply, chance_outcomes, current_player, legal_actions
 from loveformal.errors import LoveformalError, MalformedInput
 from loveformal.events import Event, EventKind
-from loveformal.knowledge import fits, knowledge_table, knows_bottom, public_exclusions
+from loveformal.knowledge import (
+    Exclusions,
+    drawn_since,
+    fits,
+    knowledge_table,
+    knows_bottom,
+    public_exclusions,
+)
 from loveformal.observation import observation
 from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, DrawPile, Phase, State
@@ -181,7 +196,8 @@ Progress = Callable[[int, int, int], None]
 Prior = Callable[[State, int], "Fraction | int | float | Decimal | np.number[Any]"]
 """A user's prior over the root deals: ``prior(deal_state, arrangements)`` is the deal's weight
 (relative probability) in place of ``arrangements``, its number of card-instance arrangements
-(the uniform weight). The state is :func:`deal_state`: the dealt hands and set-aside card, the
+(the uniform weight; a hand that what is known tells apart counted in order, as
+:func:`_ordered_weight`). The state is :func:`deal_state`: the dealt hands and set-aside card, the
 pile's unseen part as an unordered multiset (its order is drawn below the root) and the dealt
 returned tail (``pile.bottom``, or ``pile.top`` when nothing above it is unseen). A weight is a
 number ≥ 0 (:func:`~loveformal.solver.expectimax.exact_number`: 0.3 is 3/10); a deal of
@@ -491,15 +507,73 @@ def unseen_cards(state: State) -> tuple[Card, ...]:
     return sort_cards(expected.elements())
 
 
-def _required(state: State) -> list[Counter[Card]]:
-    """Per seat: the cards some other seat knows it holds (max copies over observers)."""
-    need: list[Counter[Card]] = [Counter() for _ in range(state.players)]
+class _HandKnowledge(NamedTuple):
+    """What the seats know of one seat's hand, by the cards' places in it."""
+
+    older: Counter[Card]
+    """Cards some other seat knows among its older cards (max copies over observers)."""
+    new: tuple[Card | None, ...]
+    """Its newest cards (:func:`~loveformal.knowledge.drawn_since`), each known to some other
+    seat or ``None``."""
+
+    def required(self) -> Counter[Card]:
+        return self.older + Counter(c for c in self.new if c is not None)
+
+
+def _hand_knowledge(state: State) -> list[_HandKnowledge]:
+    """Per seat: the cards other seats know it holds, older and new apart.
+
+    Without a log nothing is known, but the seat to move, after its draw, holds one older
+    card and one new one (what its discard piles rule out is about the older card)."""
+    n = state.players
     if not state.log:
-        return need
-    for observer in range(state.players):
+        new: list[tuple[Card | None, ...]] = [() for _ in range(n)]
+        if state.phase is Phase.PLAY and len(state.seats[state.turn].hand) == 2:
+            new[state.turn] = (None,)
+        return [_HandKnowledge(Counter(), new[s]) for s in range(n)]
+    older: list[Counter[Card]] = [Counter() for _ in range(n)]
+    known_new: list[list[Card | None]] = [[] for _ in range(n)]
+    for observer in range(n):
+        drawn = drawn_since(state, observer)
         for seat, cards in knowledge_table(state, observer).items():
-            need[seat] |= Counter(cards)
-    return need
+            held = len(state.seats[seat].hand)
+            fresh = drawn[seat][max(0, len(drawn[seat]) - held) :] if held else ()
+            slots = known_new[seat] = known_new[seat] or [None] * len(fresh)
+            for i, card in enumerate(fresh):
+                if card is not None and slots[i] not in (None, card):
+                    raise MalformedInput(
+                        f"inconsistent knowledge: two seats know different cards drawn by "
+                        f"{seat_name(seat)}"
+                    )
+                slots[i] = card if card is not None else slots[i]
+            older[seat] |= Counter(cards) - Counter(c for c in fresh if c is not None)
+    return [_HandKnowledge(older[s], tuple(known_new[s])) for s in range(n)]
+
+
+def _ordered_weight(
+    hand: tuple[Card, ...], knowledge: _HandKnowledge, exclusions: Exclusions
+) -> int:
+    """How many orders of the card instances of ``hand`` (older cards first, then the new
+    ones) fit what is known of each place: the known and ruled-out older cards among the
+    older places, each known new card in its place.
+
+    Each order of the instances is equally likely, so a hand that fits in fewer orders
+    weighs less: with the older card known to be a Guard, {Guard, Priest} fits only with the
+    Priest drawn, and weighs half of what it weighs unconstrained, where {Guard, Guard} fits
+    either way."""
+    older_n = len(hand) - len(knowledge.new)
+    copies = 1
+    for n in Counter(hand).values():
+        copies *= math.factorial(n)
+    fitting = 0
+    for order in set(itertools.permutations(hand)):
+        older, new = order[:older_n], order[older_n:]
+        if any(k is not None and k is not c for k, c in zip(knowledge.new, new, strict=True)):
+            continue
+        if knowledge.older - Counter(older) or not fits(older, exclusions):
+            continue
+        fitting += 1
+    return fitting * copies
 
 
 def _zone_sizes(state: State) -> list[int]:
@@ -523,7 +597,8 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
     in a fixed order; deals of zero weight are dropped."""
     unseen = unseen_cards(state)
     counts = Counter(unseen)
-    need = _required(state)
+    knowledge = _hand_knowledge(state)
+    need = [k.required() for k in knowledge]
     sizes = _zone_sizes(state)
     n_seats = state.players
     aside = 1 if state.set_aside is not None else 0
@@ -539,6 +614,16 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
     if any(v < 0 for v in free.values()):
         raise MalformedInput("inconsistent knowledge: a known card is not among the unseen cards")
     ruled_out = public_exclusions(state)
+    # Seats whose hands are weighed by the order of their cards: two cards or more, told
+    # apart by what is known of the older and the new ones (a ruled-out kind that is not
+    # unseen tells nothing).
+    ordered = [
+        s
+        for s in range(n_seats)
+        if sizes[s] >= 2
+        and knowledge[s].new
+        and (need[s] or any(f & counts.keys() for f in ruled_out.get(s, ())))
+    ]
     tail = len(returned_tail(state)[0])
     pile_size = len(unseen) - sum(sizes) - aside - tail
     if pile_size < 0:
@@ -565,6 +650,10 @@ def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
             pile = sort_cards(zones[n_seats + 1])
             bottom = tuple(z[0] for z in zones[n_seats + 2 :])
             weight = Fraction(_arrangements(counts, hands, set_aside, pile))
+            for s in ordered:
+                weight *= _ordered_weight(hands[s], knowledge[s], ruled_out.get(s, ()))
+            if not weight:
+                return  # fits in no order of its cards
             deal = Deal(hands, set_aside, pile, weight, bottom)
             consistent[0] += 1
             if prior is not None:

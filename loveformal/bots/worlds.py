@@ -14,13 +14,16 @@ seat cannot tell from the real one (``observation(world, seat).key == obs.key``)
   world on the true removed card).
 
 A uniform deal of the unseen cards gives every deal that fits the seen cards the same
-weight, which is the exact posterior of a shuffled deck given hard constraints. The one
-hard constraint that is not a seen card is a Guard's miss: the target did not hold the
-named card, and still does not as long as its hand has not changed (no draw, swap, discard
-or Chancellor return since). Worlds breaking such a constraint are rejected and redrawn
-(rejection sampling keeps the weights exact). Inferences that depend on how the opponents
-choose their moves are not modelled (no opponent model), nor public inferences from Baron
-comparisons between two other seats.
+weight, which is the exact posterior of a shuffled deck given hard constraints. The hard
+constraints that are not seen cards are what the public events rule out
+(:func:`loveformal.knowledge.exclusions_from_events`, as the solver's root deals): a Guard's
+or Bishop's miss, the Countess rule (a seat that played the King or a Prince kept no
+Countess), a Baron's or Dowager Queen's knock-out (the winner's card is higher, or lower,
+than the loser's), each as long as the seat may not have changed that card since. Worlds
+breaking such a constraint are rejected and redrawn (rejection sampling keeps the weights
+exact: the other seats hold one card each when a seat decides). Inferences that depend on
+how the opponents choose their moves are not modelled (no opponent model), nor the tie of a
+Baron between two other seats (equal cards, a relation between two hands).
 
 Chancellor returns: the cards still in the pile that another seat returned are dealt from
 the unseen cards like the rest, but into their places at the bottom (between and beneath the
@@ -40,6 +43,7 @@ from collections import Counter
 from loveformal import events as K
 from loveformal.cards import Card, sort_cards
 from loveformal.events import Event, returned_cards
+from loveformal.knowledge import Exclusions, exclusions_from_events, fits
 from loveformal.observation import Observation
 from loveformal.state import DrawPile, Seat, State
 
@@ -85,34 +89,16 @@ def hidden_slots(obs: Observation) -> tuple[tuple[int, ...], int, int]:
 
 
 def excluded_cards(obs: Observation) -> dict[int, frozenset[Card]]:
-    """Per other seat: cards it cannot hold because a Guard named them and missed, while its
-    hand has not changed since."""
-    value = obs.rules.value
-    deck_kinds = obs.rules.deck(obs.players).kinds
-    out: dict[int, set[Card]] = {i: set() for i in range(obs.players)}
-    last_guard: tuple[int, Card | int] | None = None
-    for e in obs.events:
-        kind = e.kind
-        if kind is K.PLAYED:
-            last_guard = None
-            if e.card is Card.GUARD and e.other is not None and e.guess is not None:
-                last_guard = (e.other, e.guess)
-        elif kind is K.NO_EFFECT and e.note == "Guard missed" and last_guard is not None:
-            target, guess = last_guard
-            if isinstance(guess, Card):
-                out[target].add(guess)
-            else:
-                out[target].update(c for c in deck_kinds if value(c) == guess)
-            last_guard = None
-        elif kind in (K.DREW, K.DEALT, K.DISCARDED, K.RETURNED, K.KNOCKED_OUT):
-            if e.seat is not None:
-                out[e.seat].clear()
-        elif kind is K.SWAPPED:
-            for s in (e.seat, e.other):
-                if s is not None:
-                    out[s].clear()
-    out.pop(obs.seat, None)
-    return {i: frozenset(c) for i, c in out.items() if c}
+    """Per other seat holding one card: the kinds it cannot hold, by what the public events
+    rule out (:func:`loveformal.knowledge.exclusions_from_events`: a Guard's or Bishop's
+    miss, the Countess rule, a Baron's or Dowager Queen's knock-out)."""
+    return {i: x[0] for i, x in _exclusions(obs).items() if obs.hand_sizes[i] == 1 and len(x) == 1}
+
+
+def _exclusions(obs: Observation) -> dict[int, Exclusions]:
+    found = exclusions_from_events(obs.rules, obs.events, obs.out, obs.hand_sizes)
+    found.pop(obs.seat, None)
+    return found
 
 
 class WorldSampler:
@@ -128,7 +114,7 @@ class WorldSampler:
             raise ValueError(
                 f"the observation hides {needed} cards but only {len(self.pool)} cards are unseen"
             )
-        self.excluded = excluded_cards(obs)
+        self.excluded = _exclusions(obs)
         self.returns = _returns_left(obs)
         self.others_returned = sum(1 for _, card in self.returns if card is None)
 
@@ -150,7 +136,7 @@ class WorldSampler:
         obs = self.obs
         for _ in range(MAX_TRIES):
             dealt, pile, aside = self._deal(rng)
-            if all(not (set(dealt[i]) & bad) for i, bad in self.excluded.items()):
+            if all(fits((*obs.known[i], *dealt[i]), x) for i, x in self.excluded.items()):
                 break
         seats: list[Seat] = []
         for i in range(obs.players):

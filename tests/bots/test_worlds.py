@@ -10,11 +10,12 @@ import pytest
 from scipy.stats import chisquare
 
 from loveformal.actions import Play
+from loveformal.bots import worlds
 from loveformal.bots.worlds import WorldSampler, sample_world, unseen_cards
 from loveformal.cards import Card
 from loveformal.dealing import shuffled_deal
 from loveformal.engine import apply, current_player, legal_actions, new_match
-from loveformal.knowledge import knowledge_table, knows_bottom
+from loveformal.knowledge import fits, knowledge_table, knows_bottom, public_exclusions
 from loveformal.observation import observation
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step, sample_chance
@@ -134,3 +135,41 @@ def test_worlds_deal_the_other_seats_returns_into_their_places() -> None:
         assert all(not Counter(c) - Counter(w.seats[i].hand) for i, c in known.items())
         kinds[("own" if seat in owners else "") + ("other" if other in owners else "")] += 1
     assert kinds["other"] and kinds["ownother"] and kinds["own"]  # every case was met
+
+
+def _unfit_worlds(preset: str, players: int, seed: int) -> tuple[int, int]:
+    """(worlds sampled, worlds that break what the public events rule out) over seeded
+    decision states with something ruled out of another seat's hand."""
+    rng = random.Random(seed)
+    sampled = unfit = 0
+    for s in decision_states(preset, players, games=30, seed=seed):
+        seat = current_player(s)
+        ruled_out = {i: x for i, x in public_exclusions(s).items() if i != seat}
+        if not ruled_out:
+            continue
+        # Every other seat holds one card when a seat decides (the sampler's weights rely on
+        # it: a one-card hand that breaks no constraint is a plain rejection sample).
+        assert all(len(s.seats[i].hand) <= 1 for i in range(players) if i != seat)
+        sampler = WorldSampler(observation(s, seat))
+        for _ in range(20):
+            w = sampler.sample(rng)
+            sampled += 1
+            unfit += not all(fits(w.seats[i].hand, x) for i, x in ruled_out.items())
+    return sampled, unfit
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 3), ("premium", 4), ("z2019", 2)])
+def test_worlds_fit_what_the_public_events_rule_out(preset: str, players: int) -> None:
+    """A Guard's or Bishop's miss, the Countess rule and a Baron's knock-out hold in every
+    sampled world, as in the state it was sampled from (knowledge.public_exclusions)."""
+    sampled, unfit = _unfit_worlds(preset, players, 31)
+    assert sampled >= 100
+    assert unfit == 0
+
+
+def test_the_fit_check_catches_worlds_blind_to_the_public_events(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Planted bug: the sampler rules nothing out."""
+    monkeypatch.setattr(worlds, "_exclusions", lambda obs: {})
+    assert _unfit_worlds("classic", 3, 31)[1] > 0
