@@ -31,7 +31,8 @@ function of what the opponent sees (:class:`ObservationModel`), or per seat any 
 policy over the tree's information sets (infoset key -> {action: probability}). ``value`` is
 the best-response value; ``actions`` give each action's value with best play afterwards;
 ``probability`` is 1 for the best response's action. No exploitability: it is not an
-equilibrium.
+equilibrium. The root deals are those the seat cannot rule out from what it has seen
+(``enumerate_deals(knower=seat)``): what only other seats saw does not restrict them.
 """
 
 from __future__ import annotations
@@ -640,6 +641,7 @@ def _solve_position(
         merge_dead_guesses=equilibrium,
         progress=progress,
         reduce=equilibrium and reduce,
+        knower=None if equilibrium else seat,
     )
     game = eg.game
     seconds = {"build": eg.build_seconds}

@@ -33,9 +33,11 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   knows another seat holds (Priest, Baron, King, ...), and a deal must give that seat those
   cards (for each card kind, the largest number any seat knows of among its older cards, and
   each new card some seat knows it drew, in its place). A position written in the
-  notation has an empty event log, so it carries no such knowledge. These constraints are
-  common knowledge at the root (every such event is public in form: the seen seat knows it
-  was seen).
+  notation has an empty event log, so it carries no such knowledge. With two players these
+  constraints are common knowledge at the root (every such event is public in form: the seen
+  seat knows it was seen, and there is nobody else). A best response (``knower``: three or
+  more players, or opponent models) keeps only what the seat solved for has seen: a third
+  seat does not know what a Priest showed another.
 * A deal must also agree with what the log's public events rule out
   (:func:`loveformal.knowledge.public_exclusions`): a Guard's or Bishop's miss (the target
   does not hold the card named, while it may not have changed that card since), the
@@ -520,8 +522,9 @@ class _HandKnowledge(NamedTuple):
         return self.older + Counter(c for c in self.new if c is not None)
 
 
-def _hand_knowledge(state: State) -> list[_HandKnowledge]:
-    """Per seat: the cards other seats know it holds, older and new apart.
+def _hand_knowledge(state: State, knower: int | None = None) -> list[_HandKnowledge]:
+    """Per seat: the cards other seats know it holds (or ``knower`` alone), older and new
+    apart.
 
     Without a log nothing is known, but the seat to move, after its draw, holds one older
     card and one new one (what its discard piles rule out is about the older card)."""
@@ -532,20 +535,26 @@ def _hand_knowledge(state: State) -> list[_HandKnowledge]:
             new[state.turn] = (None,)
         return [_HandKnowledge(Counter(), new[s]) for s in range(n)]
     older: list[Counter[Card]] = [Counter() for _ in range(n)]
-    known_new: list[list[Card | None]] = [[] for _ in range(n)]
-    for observer in range(n):
-        drawn = drawn_since(state, observer)
+    drawn = {o: drawn_since(state, o) for o in range(n)}
+    # How many of each hand's cards are new (the same for every other seat asked).
+    known_new: list[list[Card | None]] = []
+    for seat in range(n):
+        held = len(state.seats[seat].hand)
+        since = drawn[(seat + 1) % n][seat] if n > 1 else ()
+        known_new.append([None] * min(held, len(since)))
+    for observer in range(n) if knower is None else (knower,):
         for seat, cards in knowledge_table(state, observer).items():
-            held = len(state.seats[seat].hand)
-            fresh = drawn[seat][max(0, len(drawn[seat]) - held) :] if held else ()
-            slots = known_new[seat] = known_new[seat] or [None] * len(fresh)
+            slots = known_new[seat]
+            fresh = drawn[observer][seat][-len(slots) :] if slots else ()
             for i, card in enumerate(fresh):
-                if card is not None and slots[i] not in (None, card):
+                if card is None:
+                    continue
+                if slots[i] not in (None, card):
                     raise MalformedInput(
                         f"inconsistent knowledge: two seats know different cards drawn by "
                         f"{seat_name(seat)}"
                     )
-                slots[i] = card if card is not None else slots[i]
+                slots[i] = card
             older[seat] |= Counter(cards) - Counter(c for c in fresh if c is not None)
     return [_HandKnowledge(older[s], tuple(known_new[s])) for s in range(n)]
 
@@ -592,12 +601,18 @@ def _compositions(total: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
             yield (x, *tail)
 
 
-def enumerate_deals(state: State, *, prior: Prior | None = None) -> list[Deal]:
+def enumerate_deals(
+    state: State, *, prior: Prior | None = None, knower: int | None = None
+) -> list[Deal]:
     """Every consistent deal of the unseen cards with its weight (see the module docstring),
-    in a fixed order; deals of zero weight are dropped."""
+    in a fixed order; deals of zero weight are dropped.
+
+    With ``knower``, the deals are those that seat cannot rule out: what other seats have
+    privately seen does not restrict them (a best response for that seat, which must not
+    know what only they saw)."""
     unseen = unseen_cards(state)
     counts = Counter(unseen)
-    knowledge = _hand_knowledge(state)
+    knowledge = _hand_knowledge(state, knower)
     need = [k.required() for k in knowledge]
     sizes = _zone_sizes(state)
     n_seats = state.players
@@ -1411,6 +1426,7 @@ def build_endgame(
     sample_deals: int = 3,
     share: bool = False,
     reduce: bool | Reductions = False,
+    knower: int | None = None,
 ) -> Endgame:
     """Build the endgame of ``state`` (see the module docstring).
 
@@ -1419,7 +1435,8 @@ def build_endgame(
     each sample deal; above ``max_nodes`` it raises :class:`EndgameTooLarge` at once. The
     engine's expansion stops past :func:`state_cap` distinct states (checked as each is made,
     so one enormous deal cannot run away), and the build itself as soon as it passes
-    ``max_nodes`` histories.
+    ``max_nodes`` histories. ``knower``: the root deals are those that seat cannot rule out
+    (:func:`enumerate_deals`).
 
     ``share`` keys every node on its full state (log included) and merges repeats. The log
     records every event of the round, so two different histories almost never reach the same
@@ -1442,7 +1459,7 @@ def build_endgame(
     if reductions is not None and (state.players != 2 or share):
         raise ValueError("the reduced build is for two-player endgames, without share")
     start = time.perf_counter()
-    deals = enumerate_deals(state, prior=prior)
+    deals = enumerate_deals(state, prior=prior, knower=knower)
     total = sum((d.weight for d in deals), Fraction(0))
     walker: _Walker | _TreeWalker
     gc_was_enabled = gc.isenabled()

@@ -588,3 +588,69 @@ def test_cli_bad_user_code_is_one_line(
     error = lines[0]
     assert error.startswith("loveformal: error: ")
     assert re.search(message, error), error
+
+
+def _priest_seen_by_another() -> State:
+    """Classic, three players: P1's Priest saw P2's Princess, P2's Priest saw P1's Handmaid;
+    P3, who saw neither, is to play Guard or Baron (two cards left, unseen)."""
+    from loveformal.cards import Card, sort_cards
+    from loveformal.engine import apply
+    from loveformal.sampling import sample_chance
+    from loveformal.state import DrawPile
+    from tests.support import pos
+
+    s = pos(
+        "classic",
+        turn="P1",
+        hands={"P1": ("Priest", "Handmaid"), "P2": ("Princess",), "P3": ("Guard",)},
+        deck=("Priest", "Baron", "Prince", "Guard"),
+        set_aside="Handmaid",
+        discards={
+            "P1": ("Guard", "Guard"),
+            "P2": ("Guard", "Baron"),
+            "P3": ("King", "Prince", "Countess"),
+        },
+    )
+    s = apply(s, Play(Card.PRIEST, target=1))
+    s = apply(s, sample_chance(s, random.Random(0)))  # P2 draws the Priest
+    s = apply(s, Play(Card.PRIEST, target=0))
+    s = apply(s, sample_chance(s, random.Random(0)))  # P3 draws the Baron
+    assert s.seats[2].hand == (Card.GUARD, Card.BARON) and s.seats[1].hand == (Card.PRINCESS,)
+    return s._replace(pile=DrawPile((), sort_cards(s.pile.cards()), ()))
+
+
+def test_a_best_response_does_not_know_what_only_other_seats_saw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Against models, the seat solved for reasons from what it has seen: P3 did not see P2's
+    Princess, so naming it with a Guard hits as often as it names any one of the five cards
+    it has not seen (1/5 here), not for sure, and the play is worth 0.19 to P3 (a round won
+    against random play), not 0.57. (With two players the equilibrium's deals keep
+    every seat's knowledge: what one seat saw of the other's hand, both know.)"""
+    from loveformal.cards import Card
+    from loveformal.solver import analysis
+    from loveformal.solver.endgame import enumerate_deals as deals_of
+
+    s = _priest_seen_by_another()
+    everyone = deals_of(s)
+    assert {d.hands[1] for d in everyone} == {(Card.PRINCESS,)}
+    p3 = deals_of(s, knower=2)
+    p3_hand = [d for d in p3 if d.hands[2] == s.seats[2].hand]
+    total = sum(d.weight for d in p3_hand)
+    princess = sum(d.weight for d in p3_hand if d.hands[1] == (Card.PRINCESS,))
+    assert princess / total == Fraction(1, 5)
+
+    def value(r: EndgameResult) -> Fraction:
+        return next(a.value for a in r.actions if a.text == "play Guard on P2 guessing Princess")
+
+    fair = value(solve_position(s))
+    # Planted bug: the deals keep what every seat saw; P3 then "knows" P2's Princess.
+    real = build_endgame
+
+    def leaky(*args: Any, **kwargs: Any) -> Any:
+        kwargs["knower"] = None
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "build_endgame", leaky)
+    leaked = value(solve_position(s))
+    assert (fair, leaked) == (Fraction(1141, 6120), Fraction(41, 72))
