@@ -8,9 +8,10 @@ the set-aside card, at hands, or at anything else the seat did not see; the draw
 
 For each other seat it keeps the multiset of cards that seat certainly holds:
 
-* SAW (Priest, Baroness, Cardinal's look), COMPARED (Baron, Dowager Queen: each side learns
-  the other's card), REVEALED (a Guard or Bishop hit, the Assassin; public) and the SHOWDOWN
-  (public) set it to the card seen;
+* SAW (Priest, Baroness, Cardinal's look; or, noted so, what a solver's best-response deal
+  says a seat knew before its position: then possibly several cards), COMPARED (Baron,
+  Dowager Queen: each side learns the other's card), REVEALED (a Guard or Bishop hit, the
+  Assassin; public) and the SHOWDOWN (public) set it to the card seen;
 * SWAPPED (King, Cardinal): both swapped seats know what they gave (the other now holds it);
   everyone else's knowledge moves with the hands;
 * DREW: the drawer holds the known cards plus the new one (known only if the seat saw it);
@@ -44,10 +45,12 @@ __all__ = [
     "Exclusions",
     "drawn_since",
     "exclusions_from_events",
+    "exclusions_from_view",
     "fits",
     "knowledge_table",
     "knows",
     "knows_bottom",
+    "position_exclusions",
     "public_exclusions",
 ]
 
@@ -171,7 +174,9 @@ def _update(known: dict[int, tuple[Card, ...]], e: Event, me: int, state: State)
     elif kind is K.SAW:
         assert e.other is not None
         if seen and s == me:
-            known[e.other] = (e.card,) if e.card is not None else ()
+            # A look shows the card; a solver's deal can carry several cards known from
+            # before its position in one such event (``cards``).
+            known[e.other] = e.cards or ((e.card,) if e.card is not None else ())
     elif kind is K.COMPARED:
         assert s is not None and e.other is not None
         if seen and len(e.cards) == 2:
@@ -252,15 +257,35 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
 
     Relations between two hands (a Baron's tie) and inferences from how seats choose their
     moves are not drawn. A state without a log (a position written in the notation) gives
-    what its discard piles alone say (:func:`_position_exclusions`)."""
-    if not state.log:
-        return _position_exclusions(state)
-    return exclusions_from_events(
+    what its discard piles alone say (:func:`position_exclusions`), and so does a log
+    without a card played (it can rule nothing out: a solver's deal, whose log holds only
+    what the seats knew before its position, or a position followed by a draw)."""
+    return exclusions_from_view(
         state.rules,
         state.log,
+        state.phase,
+        state.turn,
+        tuple(s.discards for s in state.seats),
         tuple(s.out for s in state.seats),
         tuple(len(s.hand) for s in state.seats),
     )
+
+
+def exclusions_from_view(
+    rules: Ruleset,
+    events: Sequence[Event],
+    phase: Phase,
+    turn: int,
+    discards: Sequence[tuple[Card, ...]],
+    out: Sequence[bool],
+    hand_sizes: Sequence[int],
+) -> dict[int, Exclusions]:
+    """:func:`public_exclusions` from what every seat sees: the round's events (their public
+    forms suffice), the phase, the seat whose turn it is, the discard piles, who is out and
+    the hands' sizes (a seat's :class:`~loveformal.observation.Observation` has them all)."""
+    if not any(e.kind is K.PLAYED for e in events):
+        return position_exclusions(len(out), phase, turn, discards, out)
+    return exclusions_from_events(rules, events, out, hand_sizes)
 
 
 def exclusions_from_events(
@@ -329,7 +354,13 @@ def exclusions_from_events(
     }
 
 
-def _position_exclusions(state: State) -> dict[int, Exclusions]:
+def position_exclusions(
+    players: int,
+    phase: Phase,
+    turn: int,
+    discards: Sequence[tuple[Card, ...]],
+    out: Sequence[bool],
+) -> dict[int, Exclusions]:
     """What the discard piles of a two-player position without its log say for sure, at a
     turn's draw or decision. The seats alternate, so the seat to move played the card on top
     of its pile two turns ago, and the other seat the card on top of its own last turn —
@@ -344,26 +375,27 @@ def _position_exclusions(state: State) -> dict[int, Exclusions]:
     * the seat to move played a Prince on the other seat, and the other seat's last play
       (its top discard) was neither a King nor a Prince: it still holds the card it kept.
 
-    Other inferences need the log (which discards were plays, what a Guard named)."""
-    if state.players != 2 or state.phase not in (Phase.PLAY, Phase.TURN_DRAW):
+    Other inferences need the log (which discards were plays, what a Guard named). The
+    piles, seats out and turn are all public: a seat's observation gives the same."""
+    if players != 2 or phase not in (Phase.PLAY, Phase.TURN_DRAW):
         return {}
-    mover = state.turn
+    mover = turn
     other = 1 - mover
-    if any(s.out for s in state.seats):
+    if any(out):
         return {}
-    theirs = _played_top(state.seats[other].discards)
-    mine_pile = state.seats[mover].discards
+    theirs = _played_top(discards[other])
+    mine_pile = discards[mover]
     mine = _played_top(mine_pile)
     no_countess = (frozenset({Card.COUNTESS}),)
-    out: dict[int, Exclusions] = {}
+    found: dict[int, Exclusions] = {}
     if theirs is Card.PRINCE:
-        out[other] = no_countess
+        found[other] = no_countess
     if theirs is Card.KING and not (mine_pile and mine_pile[-1] is Card.HANDMAID):
-        out[mover] = no_countess
-    last = state.seats[other].discards[-1:]
+        found[mover] = no_countess
+    last = discards[other][-1:]
     if mine is Card.PRINCE and not (last and last[0] in (Card.KING, Card.PRINCE)):
-        out[mover] = no_countess
-    return out
+        found[mover] = no_countess
+    return found
 
 
 def _played_top(piles: tuple[Card, ...]) -> Card | None:

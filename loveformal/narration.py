@@ -48,6 +48,9 @@ def narrate(event: Event) -> str:
             return f"{note.split()[0]} misses: {other} does not hold that card."
         return f"It has no effect ({note})."
     if kind is K.SAW:
+        if note:  # knowledge a solver's deal carries from before its position
+            shown = ", ".join(str(c) for c in event.cards or (card,)) if card else "something"
+            return f"{who} knows {other}'s hand holds {shown} ({note})."
         if card is None:
             return f"{who} looks at {other}'s hand."
         return f"{who} looks at {other}'s hand: {card}."

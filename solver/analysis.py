@@ -32,7 +32,11 @@ policy over the tree's information sets (infoset key -> {action: probability}). 
 the best-response value; ``actions`` give each action's value with best play afterwards;
 ``probability`` is 1 for the best response's action. No exploitability: it is not an
 equilibrium. The root deals are those the seat cannot rule out from what it has seen
-(``enumerate_deals(knower=seat)``): what only other seats saw does not restrict them.
+(``enumerate_deals(knower=seat)``): what only other seats saw does not restrict them, and
+each deal carries what they know of its hands for their models to act on (a seat whose
+Priest saw a hand knows the card that deal puts there). With two players the root value
+then averages over hands the opponent may know to be impossible; the action values are for
+the seat's actual hand and its opponent's knowledge of it.
 """
 
 from __future__ import annotations
@@ -249,7 +253,7 @@ def _root_infoset(eg: Endgame, seat: int, prior: bool) -> Infoset | None:
     state = eg.root
     if not _decides_at_root(state, seat):
         return None
-    actual = deal_state(state, actual_deal(state))
+    actual = deal_state(state, actual_deal(state, eg.knower))
     key = observation(actual, seat).key
     # A scan by equality, not ``Game.infoset_index``: its table hashes every infoset key (the
     # events' enum fields are slow to hash), and the root's infosets are numbered first.
@@ -669,6 +673,22 @@ def _solve_position(
             "the root deals are weighted by the given prior, not by their numbers of card "
             "arrangements; every seat is taken to know the prior"
         )
+    seen = sorted(
+        {
+            (e.seat, e.other)
+            for d in eg.deals
+            for e in d.seen
+            if e.seat is not None and e.other is not None
+        }
+    )
+    if seen:
+        notes.append(
+            f"the deals are those {seat_name(seat)} cannot rule out; each carries what the "
+            "others knew of the hands before the position, as that deal makes it, and the "
+            "models act on it ("
+            + ", ".join(f"{seat_name(a)} of {seat_name(b)}'s" for a, b in seen)
+            + ")"
+        )
     if eg.merge_dead_guesses:
         notes.append(
             "guesses naming a card whose copies are all public never hit and are equivalent: "
@@ -809,7 +829,7 @@ def _equilibrium(
 def _with_equivalents(eg: Endgame, actions: list[ActionResult]) -> list[ActionResult]:
     """Every legal action of the seat's actual position, in the engine's order: the merged
     (equivalent) guesses take their kept guess's value, win probability and PIMC value."""
-    actual = deal_state(eg.root, actual_deal(eg.root))
+    actual = deal_state(eg.root, actual_deal(eg.root, eg.knower))
     merged = equivalent_actions(actual)
     if not merged:
         return actions

@@ -65,7 +65,11 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   the dealt tail there, each seen by its seat alone, so that its information sets (the
   observation keys: the events as each seat saw them, and
   :func:`~loveformal.knowledge.knows_bottom`) tell the tail apart and the other seat's do
-  not. Every other field (discards, protection, tokens, turn, phase, ...) is ``S``'s.
+  not. A best response's deals (``knower``) also log what each other seat knows of the
+  hands, as the deal makes it (one look per seat and hand, seen by the knowing seat alone,
+  noted "before the position"), where the deals leave it open. Every other field
+  (discards, protection, tokens, turn, phase, ...) is ``S``'s; the public events before
+  the position are not in the deal's log.
 
 **The tree.** Below each deal the builder drives the engine itself
 (:func:`~loveformal.engine.legal_actions`, :func:`~loveformal.engine.chance_outcomes`,
@@ -225,6 +229,9 @@ class Deal:
     """Unnormalised weight (instance arrangements, or the prior's weight)."""
     bottom: tuple[Card, ...] = ()
     """The returned tail: the cards a Chancellor put beneath the pile, top to bottom."""
+    seen: tuple[Event, ...] = ()
+    """A best response's deal (``enumerate_deals(knower=...)``): what the other seats know
+    of the hands in this deal, as events of its log (:func:`_split_by_sights`)."""
 
     def label(self) -> str:
         parts = [
@@ -235,6 +242,13 @@ class Deal:
         parts.append("pile:" + (",".join(c.title for c in self.pile) or "-"))
         if self.bottom:
             parts.append("bottom:" + ",".join(c.title for c in self.bottom))
+        for e in self.seen:
+            assert e.seat is not None and e.other is not None and e.card is not None
+            cards = e.cards or (e.card,)
+            parts.append(
+                f"{seat_name(e.seat)}-knows-{seat_name(e.other)}:"
+                + ",".join(c.title for c in cards)
+            )
         return " ".join(parts)
 
 
@@ -585,6 +599,135 @@ def _ordered_weight(
     return fitting * copies
 
 
+_BEFORE = "before the position"
+"""The note of a :class:`_Sight`'s event in a deal's log."""
+
+
+class _Sight(NamedTuple):
+    """What one seat (``observer``) knows of another seat's hand at the position, by the
+    places of its cards: how many of the older cards, and which of the new places
+    (:func:`~loveformal.knowledge.drawn_since`)."""
+
+    observer: int
+    older: int
+    new: tuple[int, ...]
+
+
+def _sights(state: State, knower: int) -> dict[int, tuple[_Sight, ...]]:
+    """Per seat: what each seat still in the round, other than ``knower``, knows of its hand
+    (seats that know nothing of it are left out). A best response's deals are those
+    ``knower`` cannot rule out, so this knowledge is not fixed by them: each deal carries it
+    instead, as what the deal's cards make it (:func:`_split_by_sights`)."""
+    n = state.players
+    if not state.log:
+        return {}
+    new_n = [
+        min(len(state.seats[t].hand), len(drawn_since(state, (t + 1) % n)[t])) if n > 1 else 0
+        for t in range(n)
+    ]
+    found: dict[int, list[_Sight]] = {}
+    for o in range(n):
+        if o == knower or state.seats[o].out:
+            continue
+        drawn = drawn_since(state, o)
+        for t, cards in knowledge_table(state, o).items():
+            if not cards:
+                continue
+            fresh = drawn[t][-new_n[t] :] if new_n[t] else ()
+            new = tuple(i for i, c in enumerate(fresh) if c is not None)
+            older = Counter(cards) - Counter(c for c in fresh if c is not None)
+            found.setdefault(t, []).append(_Sight(o, sum(older.values()), new))
+    return {t: tuple(found[t]) for t in sorted(found)}
+
+
+def _sight_event(seat: int, sight: _Sight, older: Sequence[Card], new: Sequence[Card]) -> Event:
+    """The event by which ``sight.observer`` knows ``seat`` holds ``older`` among its older
+    cards and ``new`` in the new places it knows: a look at the hand (a Priest's, as
+    :func:`~loveformal.knowledge.knowledge_table` reads it), seen by the observer alone,
+    noted as knowledge from before the position (its public form is the same in every
+    deal)."""
+    cards = (*older, *new)
+    return Event(
+        EventKind.SAW,
+        seat=sight.observer,
+        other=seat,
+        card=cards[0],
+        cards=cards if len(cards) > 1 else (),
+        note=_BEFORE,
+        visible_to=(sight.observer,),
+    )
+
+
+def _actual_sight_events(state: State, knower: int) -> tuple[Event, ...]:
+    """The sight events of the position's own deal (:func:`_sights`), from what each seat
+    knows."""
+    n = state.players
+    events: list[Event] = []
+    for t, sights in _sights(state, knower).items():
+        new_n = min(len(state.seats[t].hand), len(drawn_since(state, (t + 1) % n)[t]))
+        for sight in sights:
+            cards = knowledge_table(state, sight.observer)[t]
+            fresh = drawn_since(state, sight.observer)[t][-new_n:] if new_n else ()
+            new = [c for c in fresh if c is not None]
+            older = sort_cards((Counter(cards) - Counter(new)).elements())
+            events.append(_sight_event(t, sight, older, new))
+    return tuple(events)
+
+
+def _split_by_sights(
+    hands: tuple[tuple[Card, ...], ...],
+    sights: Mapping[int, tuple[_Sight, ...]],
+    knowledge: Sequence[_HandKnowledge],
+    ruled_out: Mapping[int, Exclusions],
+) -> list[tuple[Fraction, tuple[Event, ...]]]:
+    """How a deal divides by what the other seats know of its hands: each part's share of
+    the deal's weight and its sight events.
+
+    A seat's hand is in a uniformly random order of its card instances among those that fit
+    what the knowing seat knows (:func:`_ordered_weight`); an observer knows the first of
+    the older cards (the ones it saw: any of them alike) and the new places it knows. A
+    one-card hand divides into one part."""
+    parts: list[tuple[Fraction, tuple[Event, ...]]] = [(Fraction(1), ())]
+    for t, seat_sights in sights.items():
+        hand = hands[t]
+        if not hand:
+            continue
+        kn = knowledge[t]
+        older_n = len(hand) - len(kn.new)
+        views: Counter[tuple[Event, ...]] = Counter()
+        for order in itertools.permutations(hand):  # instances: each order counts
+            older, new = order[:older_n], order[older_n:]
+            if any(k is not None and k is not c for k, c in zip(kn.new, new, strict=True)):
+                continue
+            if kn.older - Counter(older) or not fits(older, ruled_out.get(t, ())):
+                continue
+            views[
+                tuple(
+                    _sight_event(
+                        t,
+                        sight,
+                        sort_cards(older[: sight.older]),
+                        [new[i] for i in sight.new if i < len(new)],
+                    )
+                    for sight in seat_sights
+                )
+            ] += 1
+        total = sum(views.values())
+        if not total:
+            return []
+        parts = [
+            (share * Fraction(count, total), events + view)
+            for share, events in parts
+            for view, count in sorted(views.items(), key=lambda kv: _events_order(kv[0]))
+        ]
+    return parts
+
+
+def _events_order(events: tuple[Event, ...]) -> tuple[tuple[int, ...], ...]:
+    """A fixed order of sight-event tuples (by their cards)."""
+    return tuple(tuple(c.index for c in (e.card, *e.cards) if c is not None) for e in events)
+
+
 def _zone_sizes(state: State) -> list[int]:
     return [len(s.hand) for s in state.seats]
 
@@ -609,7 +752,10 @@ def enumerate_deals(
 
     With ``knower``, the deals are those that seat cannot rule out: what other seats have
     privately seen does not restrict them (a best response for that seat, which must not
-    know what only they saw)."""
+    know what only they saw). Each such deal carries instead what the other seats know of
+    its hands (:attr:`Deal.seen`: a seat whose Priest saw a hand knows the card the deal puts
+    there), divided by the order of a two-card hand's cards where a seat knows only the
+    older one (:func:`_split_by_sights`), so that opponent models act on it."""
     unseen = unseen_cards(state)
     counts = Counter(unseen)
     knowledge = _hand_knowledge(state, knower)
@@ -629,6 +775,7 @@ def enumerate_deals(
     if any(v < 0 for v in free.values()):
         raise MalformedInput("inconsistent knowledge: a known card is not among the unseen cards")
     ruled_out = public_exclusions(state)
+    sights = _sights(state, knower) if knower is not None else {}
     # Seats whose hands are weighed by the order of their cards: two cards or more, told
     # apart by what is known of the older and the new ones (a ruled-out kind that is not
     # unseen tells nothing).
@@ -673,8 +820,13 @@ def enumerate_deals(
             consistent[0] += 1
             if prior is not None:
                 deal = Deal(hands, set_aside, pile, _prior_weight(prior, state, deal), bottom)
-            if deal.weight > 0:
+            if deal.weight <= 0:
+                return
+            if not sights:
                 deals.append(deal)
+                return
+            for share, seen in _split_by_sights(hands, sights, knowledge, ruled_out):
+                deals.append(Deal(hands, set_aside, pile, deal.weight * share, bottom, seen))
             return
         card = kinds[k]
         for split in _compositions(free[card], caps):
@@ -757,17 +909,19 @@ def deal_state(state: State, deal: Deal) -> State:
     bottom = deal.bottom
     pile = DrawPile((), deal.pile, bottom) if deal.pile else DrawPile(bottom, (), ())
     log = _tail_log(state, bottom) if bottom else ()
-    return state._replace(seats=seats, pile=pile, set_aside=deal.set_aside, log=log)
+    return state._replace(seats=seats, pile=pile, set_aside=deal.set_aside, log=log + deal.seen)
 
 
-def actual_deal(state: State) -> Deal:
+def actual_deal(state: State, knower: int | None = None) -> Deal:
     """The deal that ``state`` itself is (its hands, set-aside card, unseen pile and
-    returned tail)."""
+    returned tail; with ``knower``, what the other seats know of the hands, as
+    ``enumerate_deals(knower=...)``'s deals carry it)."""
     tail = returned_tail(state)[0]
     cards = list(state.pile.cards())
     rest = cards[: len(cards) - len(tail)]
     hands = tuple(s.hand for s in state.seats)
-    return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail)
+    seen = _actual_sight_events(state, knower) if knower is not None else ()
+    return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail, seen)
 
 
 # ----------------------------------------------------------------------------- utilities
@@ -901,6 +1055,8 @@ class Endgame:
     :func:`extend_strategy`)."""
     dominated: int = 0
     """Reduced builds: actions dropped by dominance (summed over information sets)."""
+    knower: int | None = None
+    """The seat whose knowledge alone restricts the deals (None: every seat's)."""
 
 
 def extend_strategy(
@@ -1498,6 +1654,7 @@ def build_endgame(
         merge_dead_guesses=merge_dead_guesses,
         build_seconds=time.perf_counter() - start,
         representatives=walker.reps,
+        knower=knower,
         shared=shared,
         reductions=reductions,
         full_histories=cast(int, extra.get("full_histories", game.num_nodes)),

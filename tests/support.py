@@ -110,3 +110,32 @@ def draw(state: State) -> State:
 
 def hand(state: State, name: str) -> tuple[Card, ...]:
     return state.seats[parse_seat(name, state.players)].hand
+
+
+def priest_seen_by_another() -> State:
+    """Classic, three players: P1's Priest saw P2's Princess, P2's Priest saw P1's Handmaid;
+    P3, who saw neither, is to play Guard or Baron (two cards left, unseen)."""
+    import random
+
+    from loveformal.cards import sort_cards
+    from loveformal.sampling import sample_chance
+    from loveformal.state import DrawPile
+
+    s = pos(
+        "classic",
+        turn="P1",
+        hands={"P1": ("Priest", "Handmaid"), "P2": ("Princess",), "P3": ("Guard",)},
+        deck=("Priest", "Baron", "Prince", "Guard"),
+        set_aside="Handmaid",
+        discards={
+            "P1": ("Guard", "Guard"),
+            "P2": ("Guard", "Baron"),
+            "P3": ("King", "Prince", "Countess"),
+        },
+    )
+    s = apply(s, Play(Card.PRIEST, target=1))
+    s = apply(s, sample_chance(s, random.Random(0)))  # P2 draws the Priest
+    s = apply(s, Play(Card.PRIEST, target=0))
+    s = apply(s, sample_chance(s, random.Random(0)))  # P3 draws the Baron
+    assert s.seats[2].hand == (Card.GUARD, Card.BARON) and s.seats[1].hand == (Card.PRINCESS,)
+    return s._replace(pile=DrawPile((), sort_cards(s.pile.cards()), ()))

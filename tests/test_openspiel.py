@@ -9,10 +9,10 @@ bugs (information strings without recall, wrong chance probabilities) must be ca
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -46,6 +46,7 @@ from loveformal.solver.analysis import EndgameResult, ObservationModel, solve_po
 from loveformal.solver.endgame import Utility, enumerate_deals
 from loveformal.solver.seqform import solve
 from loveformal.state import CHANCE_PHASES, Phase, State
+from tests.support import priest_seen_by_another
 
 TOL = 1e-6
 
@@ -359,6 +360,25 @@ def test_three_player_best_response_agrees(seat: int) -> None:
     assert abs(br.value(game.new_initial_state()) - float(r.value)) <= 1e-9
 
 
+def test_three_player_best_response_from_a_log_keeps_to_the_seat_knowledge() -> None:
+    """From a state reached by play, the three-player game's root deals are those the
+    solving seat cannot rule out, as ``solve_position``'s best response: the two agree, and
+    the deals of every seat's knowledge (P3 "knowing" the Princess P1's Priest saw) do not."""
+    state = priest_seen_by_another()
+    r = solve_position(state, seat=2, opponents="random", pimc=False)
+    assert r.value is not None
+    values = {}
+    for knowledge in ("seat", "all", None):
+        game = load_game(state, seat=2, knowledge=knowledge)
+        br = BestResponsePolicy(game, 2, policy_lib.UniformRandomPolicy(game))
+        values[knowledge] = br.value(game.new_initial_state())
+    assert values["seat"] == values[None]
+    assert abs(values["seat"] - float(r.value)) <= 1e-9
+    assert abs(values["all"] - float(r.value)) > 0.05  # the leak the default avoids
+    with pytest.raises(MalformedInput, match="knowledge: expected one of all, seat"):
+        load_game(state, knowledge=cast(Any, "everyone"))
+
+
 # ----------------------------------------------------------------------------- user models
 
 
@@ -373,16 +393,22 @@ def _lowest_card(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, in
 class _ModelPolicy(policy_lib.Policy):  # type: ignore[misc]  # open_spiel is untyped
     """The same model as an OpenSpiel policy, evaluated on OpenSpiel's own states."""
 
-    def __init__(self, game: LoveLetterEndgame, players: list[int]) -> None:
+    def __init__(
+        self,
+        game: LoveLetterEndgame,
+        players: list[int],
+        model: Callable[[Observation, tuple[Action, ...]], dict[Action, int]] = _lowest_card,
+    ) -> None:
         super().__init__(game, players)
         self.game = game
+        self.model = model
 
     def action_probabilities(self, state: Any, player_id: int | None = None) -> dict[int, float]:
         player = state.current_player()
         s = engine_state(state)
         assert s is not None
         legal = tuple(self.game.actions[i] for i in state.legal_actions())
-        weights = _lowest_card(observation(s, player), legal)
+        weights = self.model(observation(s, player), legal)
         total = sum(weights.values())
         return {self.game.action_id(a): w / total for a, w in weights.items()}
 
@@ -401,6 +427,42 @@ def test_best_response_to_an_observation_model_agrees(text: str, seat: int) -> N
     # Not the uniform model under another name.
     uniform = solve_position(parse_position(text), seat=seat, opponents="random", pimc=False)
     assert uniform.value != r.value
+
+
+def _name_a_known_card(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, int]:
+    """An opponent model that uses what the seat knows: a Guard naming a card it knows a
+    target holds, if it can; else :func:`_lowest_card`."""
+    knowing = [
+        a
+        for a in legal
+        if isinstance(a, Play)
+        and a.card is Card.GUARD
+        and a.target is not None
+        and a.guess in obs.known[a.target]
+    ]
+    return {a: 1 for a in knowing} if knowing else _lowest_card(obs, legal)
+
+
+def test_a_best_response_to_seats_that_knew_more_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From a state reached by play, the best response's deals carry what each opponent
+    knew before the position (P1's Priest saw P2's card, P2's saw P1's), in OpenSpiel's game
+    as in ours: a model that names a known card gives the same value in both, and another
+    than if the opponents knew nothing."""
+    state = priest_seen_by_another()
+    model = ObservationModel("names known cards", _name_a_known_card)
+    r = solve_position(state, seat=2, opponents=model, pimc=False)
+    assert r.value is not None
+    game = load_game(state, seat=2)
+    br = BestResponsePolicy(game, 2, _ModelPolicy(game, [0, 1], _name_a_known_card))
+    assert abs(br.value(game.new_initial_state()) - float(r.value)) <= 1e-9
+    lowest = solve_position(state, seat=2, opponents=ObservationModel("lowest", _lowest_card))
+    assert lowest.value != r.value
+    # Planted bug: deals that do not carry the opponents' knowledge.
+    from loveformal.solver import endgame
+
+    monkeypatch.setattr(endgame, "_sights", lambda state, knower: {})
+    blind = solve_position(state, seat=2, opponents=model, pimc=False)
+    assert blind.value is not None and abs(float(blind.value) - float(r.value)) > 0.01
 
 
 def _prior(state: State, arrangements: int) -> int:

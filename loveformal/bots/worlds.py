@@ -16,7 +16,7 @@ seat cannot tell from the real one (``observation(world, seat).key == obs.key``)
 A uniform deal of the unseen cards gives every deal that fits the seen cards the same
 weight, which is the exact posterior of a shuffled deck given hard constraints. The hard
 constraints that are not seen cards are what the public events rule out
-(:func:`loveformal.knowledge.exclusions_from_events`, as the solver's root deals): a Guard's
+(:func:`loveformal.knowledge.exclusions_from_view`, as the solver's root deals): a Guard's
 or Bishop's miss, the Countess rule (a seat that played the King or a Prince kept no
 Countess), a Baron's or Dowager Queen's knock-out (the winner's card is higher, or lower,
 than the loser's), each as long as the seat may not have changed that card since. Worlds
@@ -43,7 +43,7 @@ from collections import Counter
 from loveformal import events as K
 from loveformal.cards import Card, sort_cards
 from loveformal.events import Event, returned_cards
-from loveformal.knowledge import Exclusions, exclusions_from_events, fits
+from loveformal.knowledge import Exclusions, exclusions_from_view, fits
 from loveformal.observation import Observation
 from loveformal.state import DrawPile, Seat, State
 
@@ -90,13 +90,19 @@ def hidden_slots(obs: Observation) -> tuple[tuple[int, ...], int, int]:
 
 def excluded_cards(obs: Observation) -> dict[int, frozenset[Card]]:
     """Per other seat holding one card: the kinds it cannot hold, by what the public events
-    rule out (:func:`loveformal.knowledge.exclusions_from_events`: a Guard's or Bishop's
+    rule out (:func:`loveformal.knowledge.exclusions_from_view`: a Guard's or Bishop's
     miss, the Countess rule, a Baron's or Dowager Queen's knock-out)."""
     return {i: x[0] for i, x in _exclusions(obs).items() if obs.hand_sizes[i] == 1 and len(x) == 1}
 
 
 def _exclusions(obs: Observation) -> dict[int, Exclusions]:
-    found = exclusions_from_events(obs.rules, obs.events, obs.out, obs.hand_sizes)
+    """What the public history rules out of the other seats' hands, as the solver's root
+    deals (:func:`loveformal.knowledge.exclusions_from_view`): from the events, or, for a
+    position without its log (or whose log has no card played), from the discard piles
+    alone."""
+    found = exclusions_from_view(
+        obs.rules, obs.events, obs.phase, obs.turn, obs.discards, obs.out, obs.hand_sizes
+    )
     found.pop(obs.seat, None)
     return found
 

@@ -37,7 +37,9 @@ seat, 0-based; -1: the seat to act), ``utility`` (``"round"`` or ``"tokens"``) a
 keeps every legal action). A position with an event log (a state reached by play) carries
 private knowledge the notation cannot write: :func:`load_game` builds its game directly from
 the state, and that game cannot be re-created from its string. So does a game whose root
-deals are weighted by a user's prior (``load_game(..., prior=...)``).
+deals are weighted by a user's prior (``load_game(..., prior=...)``). Whose private
+knowledge restricts the root deals follows ``solve_position`` (``load_game(...,
+knowledge=...)``): every seat's for two players, the solving seat's alone for more.
 
 :func:`tabular_policy` turns the solver's behaviour strategies (keyed by observation keys and
 engine actions) into an OpenSpiel ``TabularPolicy`` of the same game.
@@ -49,7 +51,7 @@ import math
 import weakref
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, Literal, cast
 from urllib.parse import unquote
 
 import pyspiel
@@ -77,6 +79,8 @@ from loveformal.state import CHANCE_PHASES, Phase, State
 __all__ = [
     "GAME_NAME",
     "GAME_TYPE",
+    "KNOWLEDGE",
+    "Knowledge",
     "LoveLetterEndgame",
     "LoveLetterEndgameState",
     "action_table",
@@ -87,6 +91,13 @@ __all__ = [
 ]
 
 GAME_NAME = "loveletter_endgame"
+
+Knowledge = Literal["all", "seat"]
+"""Whose private knowledge restricts the root deals: ``"all"`` — every seat's (the deals
+consistent with everything any seat has seen: the two-player equilibrium of
+``solve_position``); ``"seat"`` — the solving seat's alone (``enumerate_deals(knower=seat)``:
+a best response, which must not know what only other seats saw)."""
+KNOWLEDGE: tuple[Knowledge, ...] = ("all", "seat")
 
 DEFAULT_POSITION = (
     "classic 2p | P1 Guard,Guard d:Priest,Baron,Prince,Handmaid t0 | "
@@ -158,6 +169,7 @@ class EndgameTree:
         merge: bool,
         token: str | None,
         prior: Prior | None = None,
+        knower: int | None = None,
     ) -> None:
         self.root_state = root
         self.utility: Utility = utility
@@ -165,7 +177,9 @@ class EndgameTree:
         self.token = token
         """The game string that re-creates this tree (None for a position with a log or a
         game with a prior)."""
-        self.deals: tuple[Deal, ...] = tuple(enumerate_deals(root, prior=prior))
+        self.knower = knower
+        """The seat whose knowledge alone restricts the root deals (None: every seat's)."""
+        self.deals: tuple[Deal, ...] = tuple(enumerate_deals(root, prior=prior, knower=knower))
         total = sum((d.weight for d in self.deals), Fraction(0))
         self.deal_probs: tuple[Fraction, ...] = tuple(d.weight / total for d in self.deals)
         self.players = root.players
@@ -358,6 +372,7 @@ class LoveLetterEndgame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyp
         *,
         state: State | None = None,
         prior: Prior | None = None,
+        knowledge: Knowledge | None = None,
     ) -> None:
         given = dict(params or {})
         text_utility = str(given.get("utility", "round"))
@@ -383,11 +398,18 @@ class LoveLetterEndgame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyp
             "merge_dead_guesses": merge,
         }
         players = state.players
+        if knowledge is None:
+            knowledge = "all" if players == 2 else "seat"
+        if knowledge not in KNOWLEDGE:
+            raise MalformedInput(
+                f"unknown knowledge {knowledge!r} (expected one of {', '.join(KNOWLEDGE)})"
+            )
+        knower = seat if knowledge == "seat" else None
         token = None if state.log or prior is not None else _game_string(canonical)
         cacheable = token is not None and type(self).tree_class is EndgameTree
         tree = _TREES.get(token) if cacheable and token is not None else None
         if tree is None:
-            tree = type(self).tree_class(state, utility, merge, token, prior)
+            tree = type(self).tree_class(state, utility, merge, token, prior, knower)
             if cacheable and token is not None:
                 _TREES[token] = tree
         bound = 1 if utility == "round" else state.rules.options.tokens_for(players) + 2
@@ -535,12 +557,19 @@ def load_game(
     utility: Utility = "round",
     merge_dead_guesses: bool = False,
     prior: Prior | None = None,
+    knowledge: Knowledge | None = None,
 ) -> LoveLetterEndgame:
     """The game of ``position`` (notation text or a :class:`State`) for ``seat`` (default:
     the seat to act), its root weighted by ``prior`` when given (the solver's
     :data:`~loveformal.solver.endgame.Prior`). A state with an event log, or a game with a
     prior, is built directly (its game has no game string that re-creates it); any other goes
-    through ``pyspiel.load_game``."""
+    through ``pyspiel.load_game``.
+
+    ``knowledge`` (:data:`Knowledge`) says whose private knowledge restricts the root deals;
+    the default is ``solve_position``'s: ``"all"`` for two players (the equilibrium),
+    ``"seat"`` for more (a best response). Pass ``"seat"`` to match a two-player
+    ``solve_position(..., opponents=...)``. Only a state with a log carries private
+    knowledge; without one both give the same game."""
     if not isinstance(position, str | State):
         raise MalformedInput(
             f"position: expected notation text or a State, got {type(position).__name__}"
@@ -552,9 +581,13 @@ def load_game(
         "utility": utility,
         "merge_dead_guesses": merge_dead_guesses,
     }
+    if knowledge is not None and knowledge not in KNOWLEDGE:
+        raise MalformedInput(
+            f"knowledge: expected one of {', '.join(KNOWLEDGE)} or None, got {knowledge!r}"
+        )
     if (isinstance(position, State) and position.log) or prior is not None:
         state = parse_position(position) if isinstance(position, str) else position
-        return LoveLetterEndgame(params, state=state, prior=prior)
+        return LoveLetterEndgame(params, state=state, prior=prior, knowledge=knowledge)
     text = position if isinstance(position, str) else format_position(position)
     params["position"] = encode_position(text)
     game = pyspiel.load_game(GAME_NAME, params)

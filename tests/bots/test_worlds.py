@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from scipy.stats import chisquare
@@ -16,6 +17,7 @@ from loveformal.cards import Card
 from loveformal.dealing import shuffled_deal
 from loveformal.engine import apply, current_player, legal_actions, new_match
 from loveformal.knowledge import fits, knowledge_table, knows_bottom, public_exclusions
+from loveformal.notation import parse_position
 from loveformal.observation import observation
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step, sample_chance
@@ -173,3 +175,43 @@ def test_the_fit_check_catches_worlds_blind_to_the_public_events(
     """Planted bug: the sampler rules nothing out."""
     monkeypatch.setattr(worlds, "_exclusions", lambda obs: {})
     assert _unfit_worlds("classic", 3, 31)[1] > 0
+
+
+# Classic, two players, no log: P2's last play was a Prince (no Prince under it), so it kept
+# no Countess (R4), and P1's observation says so from the discard piles alone.
+_PRINCE_ON_TOP = (
+    "classic 2p | P1 Guard,King d:Priest,Baron t0 | P2 Handmaid d:Guard,Prince t0 | "
+    "deck Baron,Handmaid,Prince,Countess,Princess | aside Guard | up Guard,Guard,Priest | "
+    "play P1"
+)
+
+
+def _countess_worlds(seed: int) -> int:
+    s = parse_position(_PRINCE_ON_TOP)
+    assert not s.log and public_exclusions(s) == {1: (frozenset({Card.COUNTESS}),)}
+    obs = observation(s, 0)
+    assert not obs.events
+    rng = random.Random(seed)
+    sampler = WorldSampler(obs)
+    return sum(sampler.sample(rng).seats[1].hand == (Card.COUNTESS,) for _ in range(400))
+
+
+def test_worlds_of_a_position_without_its_log_fit_its_discard_piles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without a log, a sampled world fits what the discard piles alone rule out
+    (knowledge.exclusions_from_view, as the solver's deals); planted bug: reading the (empty)
+    events only, the Countess comes back in about one world in ten."""
+    assert _countess_worlds(5) == 0
+    assert worlds.excluded_cards(observation(parse_position(_PRINCE_ON_TOP), 0)) == {
+        1: frozenset({Card.COUNTESS})
+    }
+    from loveformal.knowledge import exclusions_from_events
+
+    def events_only(
+        rules: Any, events: Any, phase: Any, turn: Any, discards: Any, out: Any, sizes: Any
+    ) -> Any:
+        return exclusions_from_events(rules, events, out, sizes)
+
+    monkeypatch.setattr(worlds, "exclusions_from_view", events_only)
+    assert _countess_worlds(5) > 10

@@ -33,6 +33,7 @@ from loveformal.solver.expectimax import exact_number
 from loveformal.solver.pimc import minimax_values
 from loveformal.solver.plugins import load_function
 from loveformal.state import Phase, State
+from tests.support import priest_seen_by_another
 
 from .test_endgame import D, endgame
 
@@ -590,35 +591,6 @@ def test_cli_bad_user_code_is_one_line(
     assert re.search(message, error), error
 
 
-def _priest_seen_by_another() -> State:
-    """Classic, three players: P1's Priest saw P2's Princess, P2's Priest saw P1's Handmaid;
-    P3, who saw neither, is to play Guard or Baron (two cards left, unseen)."""
-    from loveformal.cards import Card, sort_cards
-    from loveformal.engine import apply
-    from loveformal.sampling import sample_chance
-    from loveformal.state import DrawPile
-    from tests.support import pos
-
-    s = pos(
-        "classic",
-        turn="P1",
-        hands={"P1": ("Priest", "Handmaid"), "P2": ("Princess",), "P3": ("Guard",)},
-        deck=("Priest", "Baron", "Prince", "Guard"),
-        set_aside="Handmaid",
-        discards={
-            "P1": ("Guard", "Guard"),
-            "P2": ("Guard", "Baron"),
-            "P3": ("King", "Prince", "Countess"),
-        },
-    )
-    s = apply(s, Play(Card.PRIEST, target=1))
-    s = apply(s, sample_chance(s, random.Random(0)))  # P2 draws the Priest
-    s = apply(s, Play(Card.PRIEST, target=0))
-    s = apply(s, sample_chance(s, random.Random(0)))  # P3 draws the Baron
-    assert s.seats[2].hand == (Card.GUARD, Card.BARON) and s.seats[1].hand == (Card.PRINCESS,)
-    return s._replace(pile=DrawPile((), sort_cards(s.pile.cards()), ()))
-
-
 def test_a_best_response_does_not_know_what_only_other_seats_saw(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -631,7 +603,7 @@ def test_a_best_response_does_not_know_what_only_other_seats_saw(
     from loveformal.solver import analysis
     from loveformal.solver.endgame import enumerate_deals as deals_of
 
-    s = _priest_seen_by_another()
+    s = priest_seen_by_another()
     everyone = deals_of(s)
     assert {d.hands[1] for d in everyone} == {(Card.PRINCESS,)}
     p3 = deals_of(s, knower=2)
@@ -654,3 +626,59 @@ def test_a_best_response_does_not_know_what_only_other_seats_saw(
     monkeypatch.setattr(analysis, "build_endgame", leaky)
     leaked = value(solve_position(s))
     assert (fair, leaked) == (Fraction(1141, 6120), Fraction(41, 72))
+
+
+def test_a_best_response_deal_carries_what_the_other_seats_knew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deals P3 cannot rule out leave the others' knowledge open, so each deal carries
+    it: P1 knows the card the deal gives P2 (its Priest saw it), P2 the one it gives P1, P3
+    neither. The heuristic opponents act on it (P1 names P2's card with a Guard...), which
+    is worth 1537/2520 to P3; planted bug, deals without it: 3113/6480."""
+    from loveformal.solver import endgame as eg_module
+    from loveformal.solver.endgame import deal_state
+
+    s = priest_seen_by_another()
+    deals = enumerate_deals(s, knower=2)
+    for d in deals:
+        ds = deal_state(s, d)
+        assert knowledge_table(ds, 0) == {1: d.hands[1], 2: ()}
+        assert knowledge_table(ds, 1) == {0: d.hands[0], 2: ()}
+        assert knowledge_table(ds, 2) == {0: (), 1: ()}
+    r = solve_position(s, seat=2, opponents="heuristic", pimc=False)
+    assert r.actions  # P3's actual information set is found (its events' public forms)
+    monkeypatch.setattr(eg_module, "_sights", lambda state, knower: {})
+    blind_deals = enumerate_deals(s, knower=2)
+    assert [(d.hands, d.weight) for d in blind_deals] == [(d.hands, d.weight) for d in deals]
+    blind = solve_position(s, seat=2, opponents="heuristic", pimc=False)
+    assert (r.value, blind.value) == (Fraction(1537, 2520), Fraction(3113, 6480))
+
+
+def test_a_known_older_card_splits_the_deal_by_the_order_of_the_hand() -> None:
+    """P2 knows P1's older card (its Priest saw the Handmaid), then P3's Guard missed naming
+    the Priest and P1 drew. For P3, P1 holds two cards; P2 knows one of them: either, with
+    equal chances, unless one is the Priest, which P1's older card is not."""
+    from loveformal.cards import Card
+    from loveformal.engine import apply
+    from loveformal.sampling import sample_chance
+    from loveformal.solver.endgame import deal_state
+
+    s = priest_seen_by_another()
+    s = apply(s, Play(Card.GUARD, target=0, guess=Card.PRIEST))
+    s = apply(s, sample_chance(s, random.Random(1)))
+    assert s.phase is Phase.PLAY and s.turn == 0 and len(s.seats[0].hand) == 2
+    deals = enumerate_deals(s, knower=2)
+    shares: dict[tuple[Card, ...], dict[Card, Fraction]] = {}
+    for d in deals:
+        (known,) = knowledge_table(deal_state(s, d), 1)[0]
+        assert known in d.hands[0]
+        by_card = shares.setdefault(d.hands[0], {})
+        by_card[known] = by_card.get(known, Fraction(0)) + d.weight
+    assert len(shares) > 10
+    for hand, by_card in shares.items():
+        total = sum(by_card.values())
+        if Card.PRIEST in hand:
+            assert set(by_card) == set(hand) - {Card.PRIEST}
+        else:
+            assert all(w / total == Fraction(1, len(set(hand))) for w in by_card.values())
+    assert sum(d.weight for d in deals) == 360
