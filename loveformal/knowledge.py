@@ -48,10 +48,13 @@ __all__ = [
     "exclusions_from_view",
     "fits",
     "knowledge_table",
+    "knowledge_unsure_to",
     "knows",
     "knows_bottom",
     "position_exclusions",
+    "position_tie",
     "public_exclusions",
+    "public_tie",
 ]
 
 
@@ -207,6 +210,58 @@ def _update(known: dict[int, tuple[Card, ...]], e: Event, me: int, state: State)
                 known[i] = (card,)
 
 
+def knowledge_unsure_to(state: State, observer: int, knower: int) -> frozenset[int]:
+    """The seats of whose hand ``knower`` cannot tell whether ``observer`` still knows
+    something: ``observer`` learnt of the hand from an event ``knower`` did not see the cards
+    of (a Priest's look, a Baron's comparison or a King's swap between others), and that seat
+    has played a card since, which ends the knowledge only if it was the card seen.
+
+    Whether such knowledge lasted depends on cards ``knower`` never saw, so a solver's best
+    response for ``knower`` does not carry it into its deals: the deals do not deal the cards
+    of that past, so they cannot say it either way. Knowledge of ``knower``'s own hand is
+    never unsure: it held the card seen (one card between its turns) and knows what it
+    played since."""
+    hidden = [False] * state.players
+    unsure = [False] * state.players
+    returns = _Returns(state, observer)
+
+    def learnt(seat: int, event: Event) -> None:
+        hidden[seat] = seat != knower and not event.seen_by(knower)
+        unsure[seat] = False
+
+    for e in state.log:
+        kind, s, other = e.kind, e.seat, e.other
+        drawn = returns.step(e)
+        if s is None:
+            continue
+        if kind is K.DEALT or kind is K.DREW:
+            if s != observer and (
+                drawn is not None or (e.card is not None and e.seen_by(observer))
+            ):
+                hidden[s] = hidden[s] or (
+                    s != knower and (drawn is not None or not e.seen_by(knower))
+                )
+        elif kind is K.PLAYED:
+            unsure[s] = unsure[s] or hidden[s]
+        elif kind is K.SAW and s == observer and other is not None and e.seen_by(observer):
+            learnt(other, e)
+        elif kind is K.COMPARED and observer in (s, other) and other is not None:
+            learnt(other if s == observer else s, e)
+        elif kind is K.SWAPPED and other is not None:
+            hidden[s], hidden[other] = hidden[other], hidden[s]
+            unsure[s], unsure[other] = unsure[other], unsure[s]
+            if observer in (s, other):
+                learnt(other if s == observer else s, e)
+        elif kind in (
+            K.REVEALED,
+            K.DISCARDED,
+            K.KNOCKED_OUT,
+            K.RETURNED,
+        ):
+            hidden[s] = unsure[s] = False
+    return frozenset(t for t in range(state.players) if unsure[t])
+
+
 def knows_bottom(state: State, seat: int) -> tuple[Card, ...] | None:
     """The cards ``seat`` itself put at the bottom of the draw pile with the Chancellor and
     that are still in the pile, in order (the last is the lowest), or ``None`` if there are
@@ -268,6 +323,22 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
         tuple(s.discards for s in state.seats),
         tuple(s.out for s in state.seats),
         tuple(len(s.hand) for s in state.seats),
+    )
+
+
+def public_tie(state: State) -> tuple[int, int] | None:
+    """The Baron's tie a two-player position without its log shows (:func:`position_tie`):
+    ``(seat to move, other seat)`` when the seat to move's older card has the value of the
+    other seat's card. With a log, the comparison's cards are known to both seats instead
+    (:func:`knowledge_table`)."""
+    if any(e.kind is K.PLAYED for e in state.log):
+        return None
+    return position_tie(
+        state.players,
+        state.phase,
+        state.turn,
+        tuple(s.discards for s in state.seats),
+        tuple(s.out for s in state.seats),
     )
 
 
@@ -365,37 +436,76 @@ def position_exclusions(
     turn's draw or decision. The seats alternate, so the seat to move played the card on top
     of its pile two turns ago, and the other seat the card on top of its own last turn —
     unless a Prince lies under that card (it may have been discarded by its player's own
-    Prince), or, for the seat to move, the other seat played a Prince on it since. A Prince
-    or King played kept no Countess (R4), and so:
+    Prince), or, for the seat to move, the other seat played a Prince (a Cardinal, a
+    Bishop) on it since. A Prince or King played kept no Countess (R4), and so:
 
     * the other seat played a Prince on the seat to move (on itself, its Prince would lie
       under the card it discarded): it still holds the card it kept, no Countess;
-    * the other seat played the King while the seat to move was not protected (its top
-      discard is no Handmaid): the seat to move holds the card the King's player kept;
-    * the seat to move played a Prince on the other seat, and the other seat's last play
-      (its top discard) was neither a King nor a Prince: it still holds the card it kept.
+    * the other seat played the King: if the seat to move was not protected (its top
+      discard is no Handmaid), the seat to move holds the card the King's player kept, and
+      the King's player holds the card the seat to move had (no Countess if the seat to move
+      had played a Prince on it, below); if it was protected (a Handmaid it played on top of
+      its pile), the King did nothing and its player kept a card that is no Countess;
+    * the seat to move played a Prince on the other seat, and the other seat's top discard
+      is not a card that changes another seat's hand (a Prince, Cardinal or Bishop): the
+      seat to move still holds the card it kept (or, after the other seat's King, the card
+      that King's player kept), no Countess.
 
-    Other inferences need the log (which discards were plays, what a Guard named). The
-    piles, seats out and turn are all public: a seat's observation gives the same."""
-    if players != 2 or phase not in (Phase.PLAY, Phase.TURN_DRAW):
+    A Baron the other seat played on the unprotected seat to move with both still in is a
+    tie, a relation between the hands (:func:`position_tie`). Other inferences need the log
+    (which discards were plays, what a Guard named). The piles, seats out and turn are all
+    public: a seat's observation gives the same."""
+    if players != 2 or phase not in (Phase.PLAY, Phase.TURN_DRAW) or any(out):
         return {}
     mover = turn
     other = 1 - mover
-    if any(out):
-        return {}
     theirs = _played_top(discards[other])
     mine_pile = discards[mover]
     mine = _played_top(mine_pile)
+    unprotected = not mine_pile or mine_pile[-1] is not Card.HANDMAID
     no_countess = (frozenset({Card.COUNTESS}),)
     found: dict[int, Exclusions] = {}
     if theirs is Card.PRINCE:
         found[other] = no_countess
-    if theirs is Card.KING and not (mine_pile and mine_pile[-1] is Card.HANDMAID):
+    if theirs is Card.KING and unprotected:
         found[mover] = no_countess
-    last = discards[other][-1:]
-    if mine is Card.PRINCE and not (last and last[0] in (Card.KING, Card.PRINCE)):
+        if mine is Card.PRINCE:
+            found[other] = no_countess
+    if theirs is Card.KING and mine is Card.HANDMAID:
+        found[other] = no_countess
+    if mine is Card.PRINCE and discards[other][-1:] not in _CHANGES_HANDS:
         found[mover] = no_countess
     return found
+
+
+_CHANGES_HANDS = ((Card.PRINCE,), (Card.CARDINAL,), (Card.BISHOP,))
+"""Top discards of a seat that may have changed the other seat's hand other than by a King
+(a Prince made it discard, a Cardinal swapped, a Bishop's hit let it redraw)."""
+
+
+def position_tie(
+    players: int,
+    phase: Phase,
+    turn: int,
+    discards: Sequence[tuple[Card, ...]],
+    out: Sequence[bool],
+) -> tuple[int, int] | None:
+    """A Baron's tie read off the discard piles of a two-player position without its log
+    (see :func:`position_exclusions`): the other seat's last play was a Baron, the seat to
+    move was not protected (its top discard is no Handmaid) and both are still in, so the
+    two hands compared were of equal value. The other seat still holds the card it
+    compared, the seat to move among its older cards: ``(seat to move, other seat)``, the
+    seat to move's older card of the other seat's card's value; ``None`` if no tie is sure."""
+    if players != 2 or phase not in (Phase.PLAY, Phase.TURN_DRAW) or any(out):
+        return None
+    mover = turn
+    other = 1 - mover
+    mine_pile = discards[mover]
+    if _played_top(discards[other]) is not Card.BARON:
+        return None
+    if mine_pile and mine_pile[-1] is Card.HANDMAID:
+        return None
+    return (mover, other)
 
 
 def _played_top(piles: tuple[Card, ...]) -> Card | None:

@@ -55,6 +55,7 @@ from loveformal.actions import Action
 from loveformal.cards import sort_cards
 from loveformal.engine import current_player, legal_actions
 from loveformal.errors import MalformedInput
+from loveformal.events import EventKind
 from loveformal.literals import echo
 from loveformal.notation import format_position
 from loveformal.observation import Observation, observation
@@ -678,9 +679,16 @@ def _solve_position(
             (e.seat, e.other)
             for d in eg.deals
             for e in d.seen
-            if e.seat is not None and e.other is not None
+            if e.kind is EventKind.SAW and e.seat is not None and e.other is not None
         }
     )
+    tied = {(e.seat, e.other) for d in eg.deals for e in d.seen if e.kind is EventKind.COMPARED}
+    for a, b in sorted((a, b) for a, b in tied if a is not None and b is not None):
+        notes.append(
+            f"the discard piles show a Baron's tie ({seat_name(a)}'s Baron on "
+            f"{seat_name(b)}): each deal gives {seat_name(b)} an older card of the value of "
+            f"{seat_name(a)}'s card, and both seats know both cards"
+        )
     if seen:
         notes.append(
             f"the deals are those {seat_name(seat)} cannot rule out; each carries what the "

@@ -44,9 +44,9 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   Countess rule (a seat that played the King or a Prince kept no Countess; R4), a Baron's or
   Dowager Queen's knock-out (the winner's card is higher, or lower, than the loser's). A
   two-player position without a log gives only what its discard piles say for sure
-  (``knowledge._position_exclusions``: a Prince or King played on the last turns kept no
-  Countess). The rest is history the notation does not write (which discards were plays,
-  what a Guard named).
+  (:func:`loveformal.knowledge.position_exclusions`: a Prince or King played on the last
+  turns kept no Countess). The rest is history the notation does not write (which discards
+  were plays, what a Guard named).
 * Probability: each arrangement of card *instances* is equally likely, so a deal (zones given
   as multisets of card kinds; identical cards are one outcome) has weight
   ``Π_kind count! / Π_zone,kind (copies in zone)!`` normalised over the consistent deals.
@@ -66,8 +66,10 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   observation keys: the events as each seat saw them, and
   :func:`~loveformal.knowledge.knows_bottom`) tell the tail apart and the other seat's do
   not. A best response's deals (``knower``) also log what each other seat knows of the
-  hands, as the deal makes it (one look per seat and hand, seen by the knowing seat alone,
-  noted "before the position"), where the deals leave it open. Every other field
+  hands, as the deal makes it (one look per seat and hand, seen by the knowing seat and
+  the seat looked at, noted "before the position"), where the deals leave it open and
+  the seat solved for can be sure it lasted
+  (:func:`~loveformal.knowledge.knowledge_unsure_to`). Every other field
   (discards, protection, tokens, turn, phase, ...) is ``S``'s; the public events before
   the position are not in the deal's log.
 
@@ -118,7 +120,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
@@ -135,8 +137,10 @@ from loveformal.knowledge import (
     drawn_since,
     fits,
     knowledge_table,
+    knowledge_unsure_to,
     knows_bottom,
     public_exclusions,
+    public_tie,
 )
 from loveformal.observation import observation
 from loveformal.seats import seat_name
@@ -230,8 +234,10 @@ class Deal:
     bottom: tuple[Card, ...] = ()
     """The returned tail: the cards a Chancellor put beneath the pile, top to bottom."""
     seen: tuple[Event, ...] = ()
-    """A best response's deal (``enumerate_deals(knower=...)``): what the other seats know
-    of the hands in this deal, as events of its log (:func:`_split_by_sights`)."""
+    """What the seats know of the hands in this deal from before the position, as events of
+    its log: a Baron's tie the discard piles show (:func:`_tie_events`), and in a best
+    response's deal (``enumerate_deals(knower=...)``) what the other seats know
+    (:func:`_split_by_sights`)."""
 
     def label(self) -> str:
         parts = [
@@ -243,7 +249,12 @@ class Deal:
         if self.bottom:
             parts.append("bottom:" + ",".join(c.title for c in self.bottom))
         for e in self.seen:
-            assert e.seat is not None and e.other is not None and e.card is not None
+            assert e.seat is not None and e.other is not None
+            if e.kind is EventKind.COMPARED:
+                a, b = e.cards
+                parts.append(f"{seat_name(e.seat)}:{a.title}-tied-{seat_name(e.other)}:{b.title}")
+                continue
+            assert e.card is not None
             cards = e.cards or (e.card,)
             parts.append(
                 f"{seat_name(e.seat)}-knows-{seat_name(e.other)}:"
@@ -630,8 +641,9 @@ def _sights(state: State, knower: int) -> dict[int, tuple[_Sight, ...]]:
         if o == knower or state.seats[o].out:
             continue
         drawn = drawn_since(state, o)
+        unsure = knowledge_unsure_to(state, o, knower)
         for t, cards in knowledge_table(state, o).items():
-            if not cards:
+            if not cards or t in unsure:
                 continue
             fresh = drawn[t][-new_n[t] :] if new_n[t] else ()
             new = tuple(i for i, c in enumerate(fresh) if c is not None)
@@ -643,9 +655,9 @@ def _sights(state: State, knower: int) -> dict[int, tuple[_Sight, ...]]:
 def _sight_event(seat: int, sight: _Sight, older: Sequence[Card], new: Sequence[Card]) -> Event:
     """The event by which ``sight.observer`` knows ``seat`` holds ``older`` among its older
     cards and ``new`` in the new places it knows: a look at the hand (a Priest's, as
-    :func:`~loveformal.knowledge.knowledge_table` reads it), seen by the observer alone,
-    noted as knowledge from before the position (its public form is the same in every
-    deal)."""
+    :func:`~loveformal.knowledge.knowledge_table` reads it), seen by the observer and by
+    ``seat`` (which knows what was seen of its hand: it held the card seen), noted as
+    knowledge from before the position (its public form is the same in every deal)."""
     cards = (*older, *new)
     return Event(
         EventKind.SAW,
@@ -654,7 +666,7 @@ def _sight_event(seat: int, sight: _Sight, older: Sequence[Card], new: Sequence[
         card=cards[0],
         cards=cards if len(cards) > 1 else (),
         note=_BEFORE,
-        visible_to=(sight.observer,),
+        visible_to=(sight.observer, seat),
     )
 
 
@@ -775,6 +787,7 @@ def enumerate_deals(
     if any(v < 0 for v in free.values()):
         raise MalformedInput("inconsistent knowledge: a known card is not among the unseen cards")
     ruled_out = public_exclusions(state)
+    tie = public_tie(state)
     sights = _sights(state, knower) if knower is not None else {}
     # Seats whose hands are weighed by the order of their cards: two cards or more, told
     # apart by what is known of the older and the new ones (a ruled-out kind that is not
@@ -784,7 +797,11 @@ def enumerate_deals(
         for s in range(n_seats)
         if sizes[s] >= 2
         and knowledge[s].new
-        and (need[s] or any(f & counts.keys() for f in ruled_out.get(s, ())))
+        and (
+            need[s]
+            or any(f & counts.keys() for f in ruled_out.get(s, ()))
+            or (tie is not None and s == tie[0])
+        )
     ]
     tail = len(returned_tail(state)[0])
     pile_size = len(unseen) - sum(sizes) - aside - tail
@@ -806,27 +823,31 @@ def enumerate_deals(
                 for card, x in assign[z]:
                     zones[z].extend([card] * x)
             hands = tuple(sort_cards([*zones[i], *need[i].elements()]) for i in range(n_seats))
-            if not all(fits(hands[s], x) for s, x in ruled_out.items()):
+            excluded = ruled_out
+            if tie is not None:
+                excluded = {**ruled_out, tie[0]: _tied(state, ruled_out, tie, hands)}
+            if not all(fits(hands[s], x) for s, x in excluded.items()):
                 return
             set_aside = zones[n_seats][0] if aside else None
             pile = sort_cards(zones[n_seats + 1])
             bottom = tuple(z[0] for z in zones[n_seats + 2 :])
             weight = Fraction(_arrangements(counts, hands, set_aside, pile))
             for s in ordered:
-                weight *= _ordered_weight(hands[s], knowledge[s], ruled_out.get(s, ()))
+                weight *= _ordered_weight(hands[s], knowledge[s], excluded.get(s, ()))
             if not weight:
                 return  # fits in no order of its cards
-            deal = Deal(hands, set_aside, pile, weight, bottom)
+            compared = _tie_events(state, tie, hands)
+            deal = Deal(hands, set_aside, pile, weight, bottom, compared)
             consistent[0] += 1
             if prior is not None:
-                deal = Deal(hands, set_aside, pile, _prior_weight(prior, state, deal), bottom)
+                deal = replace(deal, weight=_prior_weight(prior, state, deal))
             if deal.weight <= 0:
                 return
             if not sights:
                 deals.append(deal)
                 return
-            for share, seen in _split_by_sights(hands, sights, knowledge, ruled_out):
-                deals.append(Deal(hands, set_aside, pile, deal.weight * share, bottom, seen))
+            for share, seen in _split_by_sights(hands, sights, knowledge, excluded):
+                deals.append(replace(deal, weight=deal.weight * share, seen=compared + seen))
             return
         card = kinds[k]
         for split in _compositions(free[card], caps):
@@ -846,6 +867,51 @@ def enumerate_deals(
     if not deals:
         raise MalformedInput("no deal of the unseen cards is consistent with the position")
     return deals
+
+
+def _tied(
+    state: State,
+    ruled_out: Mapping[int, Exclusions],
+    tie: tuple[int, int],
+    hands: tuple[tuple[Card, ...], ...],
+) -> Exclusions:
+    """What a Baron's tie (:func:`~loveformal.knowledge.public_tie`: the seat to move's older
+    card has the value of the other seat's one card) and the public exclusions rule out of
+    the seat to move's older card, given the other seat's hand in a deal."""
+    mover, other = tie
+    (theirs,) = hands[other]
+    value = state.rules.value(theirs)
+    kinds = state.rules.deck(state.players).kinds
+    unequal = frozenset(c for c in kinds if state.rules.value(c) != value)
+    known = ruled_out.get(mover, ())
+    return (unequal | known[0], *known[1:]) if known else (unequal,)
+
+
+def _tie_events(
+    state: State, tie: tuple[int, int] | None, hands: tuple[tuple[Card, ...], ...]
+) -> tuple[Event, ...]:
+    """The Baron's comparison behind a tie (:func:`~loveformal.knowledge.public_tie`), as a
+    deal makes it: the other seat's card against the seat to move's older card (the one of
+    its value: it tells the seat to move which of its cards is the older one), seen by both
+    seats, noted as from before the position. Both seats saw both cards in the round, so
+    each knows the other's card, as a log would say. No event if the hands do not tie."""
+    if tie is None:
+        return ()
+    mover, other = tie
+    (theirs,) = hands[other]
+    value = state.rules.value(theirs)
+    older = next((c for c in hands[mover] if state.rules.value(c) == value), None)
+    if older is None:
+        return ()
+    event = Event(
+        EventKind.COMPARED,
+        seat=other,
+        other=mover,
+        cards=(theirs, older),
+        note=_BEFORE,
+        visible_to=(other, mover),
+    )
+    return (event,)
 
 
 def _arrangements(
@@ -921,7 +987,8 @@ def actual_deal(state: State, knower: int | None = None) -> Deal:
     rest = cards[: len(cards) - len(tail)]
     hands = tuple(s.hand for s in state.seats)
     seen = _actual_sight_events(state, knower) if knower is not None else ()
-    return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail, seen)
+    compared = _tie_events(state, public_tie(state), hands)
+    return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail, compared + seen)
 
 
 # ----------------------------------------------------------------------------- utilities

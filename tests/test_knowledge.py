@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import pytest
 
@@ -447,7 +448,7 @@ def test_a_king_on_the_mover_gives_it_the_card_kept_without_a_countess() -> None
     s = play(_two(["King", "Baron"], ["Handmaid", "Countess", "Priest"]), "King", "P1")
     assert s.seats[P1].hand == (G.BARON,) and s.phase is Phase.TURN_DRAW
     assert public_exclusions(position_of(s)) == {P1: (frozenset({G.COUNTESS}),)}
-    # A Handmaid on top of the mover's pile may have protected it from the King: no swap.
+    # A Handmaid the mover played protected it from the King: no swap.
     protected = play(
         pos(
             "classic",
@@ -462,7 +463,8 @@ def test_a_king_on_the_mover_gives_it_the_card_kept_without_a_countess() -> None
         "King",
     )
     assert protected.seats[P1].hand == (G.GUARD,)
-    assert public_exclusions(position_of(protected)) == {}
+    # The King did nothing, so its player kept a card that is no Countess (R4).
+    assert public_exclusions(position_of(protected)) == {P2: (frozenset({G.COUNTESS}),)}
 
 
 def test_the_movers_own_prince_says_it_kept_no_countess_until_the_other_seat_acts_on_it() -> None:
@@ -479,3 +481,93 @@ def test_the_movers_own_prince_says_it_kept_no_countess_until_the_other_seat_act
     s = play(s, "Handmaid")  # P2 draws the Priest and plays the Handmaid
     assert s.seats[P1].hand == (G.BARON,) and s.phase is Phase.TURN_DRAW
     assert public_exclusions(position_of(s)) == {P1: (frozenset({G.COUNTESS}),)}
+
+
+# ------------------------------------------------ what two-player discard piles say for sure
+
+
+def _older_card(state: State, seat: int) -> Card:
+    """The card ``seat`` held before its last draw (its one card between turns)."""
+    hand = list(state.seats[seat].hand)
+    if len(hand) == 1:
+        return hand[0]
+    drew = next(e for e in reversed(state.log) if e.seat == seat and e.kind is EventKind.DREW)
+    assert drew.card is not None
+    hand.remove(drew.card)
+    (older,) = hand
+    return older
+
+
+def _first_false_pile_inference(
+    exclusions: Callable[..., dict[int, Exclusions]],
+    tie: Callable[..., tuple[int, int] | None],
+    games: int,
+    seed: int,
+    checked: Counter[str] | None = None,
+) -> str | None:
+    """Random two-player rounds of every edition: the first state, at a turn's draw or
+    decision, where what its discard piles are said to rule out of the seat to move's older
+    card or of the other seat's card, or the Baron's tie they are said to show, is false
+    (``checked`` counts the inferences checked, by kind)."""
+    checked = Counter() if checked is None else checked
+    rng = random.Random(seed)
+    for name in ("classic", "premium", "z2019"):
+        for _ in range(games):
+            s = new_match(make_ruleset(name), 2)
+            while not s.round_over:
+                s, _ = random_step(s, rng)
+                if s.phase not in (Phase.PLAY, Phase.TURN_DRAW) or any(x.out for x in s.seats):
+                    continue
+                view = (
+                    2,
+                    s.phase,
+                    s.turn,
+                    tuple(x.discards for x in s.seats),
+                    tuple(x.out for x in s.seats),
+                )
+                mover, other = s.turn, 1 - s.turn
+                held = {mover: _older_card(s, mover), other: s.seats[other].hand[0]}
+                for seat, ruled in exclusions(*view).items():
+                    checked["mover" if seat == mover else "other"] += 1
+                    if held[seat] in ruled[0]:
+                        return f"{name}: {seat} holds {held[seat]}, ruled out {ruled}: {s}"
+                if tie(*view) != (mover, other):
+                    continue
+                checked["tie"] += 1
+                if s.rules.value(held[mover]) != s.rules.value(held[other]):
+                    return f"{name}: no tie, {held}: {s}"
+    return None
+
+
+def test_what_two_player_discard_piles_say_holds_in_every_round_played() -> None:
+    """The Countess rule read off the piles (:func:`position_exclusions`: a Prince or King
+    played, the card a King handed over, a King on a protected seat) and a Baron's tie
+    (:func:`position_tie`) hold of the actual cards, in random rounds."""
+    from loveformal.knowledge import position_exclusions, position_tie
+
+    checked: Counter[str] = Counter()
+    assert _first_false_pile_inference(position_exclusions, position_tie, 600, 21, checked) is None
+    assert min(checked["mover"], checked["other"], checked["tie"]) >= 50, checked
+
+
+def test_the_pile_inference_check_catches_a_tie_under_a_handmaid() -> None:
+    """Planted bugs: a Baron's tie claimed though the seat to move may have been protected;
+    a King's player said to keep no Countess though a Handmaid may not have protected the seat
+    to move (a Prince under it: the seat may have discarded the Handmaid with its own
+    Prince)."""
+    from loveformal.knowledge import position_exclusions, position_tie
+
+    def any_baron(players: int, phase: Phase, turn: int, discards: Any, out: Any) -> Any:
+        top = discards[1 - turn][-1:]
+        return (turn, 1 - turn) if top == (Card.BARON,) and not any(out) else None
+
+    assert _first_false_pile_inference(position_exclusions, any_baron, 40, 21) is not None
+
+    def handmaid_on_top(players: int, phase: Phase, turn: int, discards: Any, out: Any) -> Any:
+        found = position_exclusions(players, phase, turn, discards, out)
+        mine, theirs = discards[turn], discards[1 - turn]
+        if mine[-1:] == (Card.HANDMAID,) and theirs[-1:] == (Card.KING,) and not any(out):
+            found[1 - turn] = (frozenset({Card.COUNTESS}),)
+        return found
+
+    assert _first_false_pile_inference(handmaid_on_top, position_tie, 400, 21) is not None

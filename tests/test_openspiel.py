@@ -445,7 +445,7 @@ def _name_a_known_card(obs: Observation, legal: tuple[Action, ...]) -> dict[Acti
 
 def test_a_best_response_to_seats_that_knew_more_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
     """From a state reached by play, the best response's deals carry what each opponent
-    knew before the position (P1's Priest saw P2's card, P2's saw P1's), in OpenSpiel's game
+    knew before the position (P2's Priest saw P1's card), in OpenSpiel's game
     as in ours: a model that names a known card gives the same value in both, and another
     than if the opponents knew nothing."""
     state = priest_seen_by_another()
@@ -462,7 +462,7 @@ def test_a_best_response_to_seats_that_knew_more_agrees(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(endgame, "_sights", lambda state, knower: {})
     blind = solve_position(state, seat=2, opponents=model, pimc=False)
-    assert blind.value is not None and abs(float(blind.value) - float(r.value)) > 0.01
+    assert blind.value is not None and abs(float(blind.value) - float(r.value)) > 0.005
 
 
 def _prior(state: State, arrangements: int) -> int:

@@ -72,6 +72,10 @@ def exposed(obs: Observation) -> bool:
         elif (kind is K.DISCARDED or kind is K.KNOCKED_OUT) and e.seat == me:
             hand.clear()
             known_by_others.clear()
+        elif kind is K.SAW and e.other == me and e.card is not None and e.seen_by(me):
+            # A solver's deal says which of the seat's cards another seat knew (its note:
+            # "before the position"); a look in play shows the seat's one card.
+            known_by_others = set(e.cards or (e.card,))
         elif (kind is K.SAW and e.other == me) or (kind is K.COMPARED and me in (e.seat, e.other)):
             known_by_others = set(hand)
         elif kind is K.SWAPPED and me in (e.seat, e.other) and len(e.cards) == 2:

@@ -40,6 +40,7 @@ import pytest
 from loveformal.cards import Card
 from loveformal.engine import new_match
 from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.knowledge import public_exclusions, public_tie
 from loveformal.notation import format_position, parse_position, position_of
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
@@ -826,3 +827,59 @@ def test_reported_float_value_comes_from_the_certificate() -> None:
     assert r.value_float == float((lo + hi) / 2)
     assert any("only the game value is the same in every equilibrium" in n for n in r.notes)
     assert any("averages over every hand P2 could hold" in n for n in r.notes)
+
+
+# ------------------------------------------- what the discard piles of a position say for sure
+# Positions from an independent implementation's check (random play, one or two cards left).
+
+
+def test_a_prince_then_a_king_on_the_mover_leave_it_no_countess() -> None:
+    """P1 played a Prince on P2 (its top discard) and kept no Countess (R4); P2's King lies on
+    a Prince: either P2 played it, and P1 holds the card P2 kept (no Countess), or P2's
+    Prince on itself discarded it, and P1 still holds its own. Either way P1's older card is
+    no Countess, so the unseen Countess is its new card or in the pile: -1/24 (-1/15 when
+    only a top King or Prince of P2's that is surely a play stopped the inference)."""
+    text = (
+        "classic 2p r1 start:P2 | P1 Guard,Princess d:Handmaid,Guard,Prince t0 | "
+        "P2 Guard d:Priest,Priest,Guard,Prince,King t0 | deck - / Countess | aside Baron | "
+        "up Guard,Handmaid,Baron | play P1"
+    )
+    assert solve_position(parse_position(text), pimc=False).value == Fraction(-1, 24)
+
+
+def test_a_king_on_a_protected_mover_says_its_player_kept_no_countess() -> None:
+    """P2 (to move) played a Handmaid last; P1's King then did nothing, and P1 kept a card
+    that is no Countess (R4): 1/8 (-1/10 without the inference)."""
+    text = (
+        "classic 2p r1 start:P1 | P1 Guard d:Guard,Prince,Priest,King t0 | "
+        "P2 Baron,Prince d:Priest,Handmaid,Guard,Handmaid t0 | deck - / Countess | "
+        "aside Guard | up Baron,Princess,Guard | play P2"
+    )
+    state = parse_position(text)
+    assert public_exclusions(state) == {0: (frozenset({Card.COUNTESS}),)}
+    assert solve_position(state, pimc=False).value == Fraction(1, 8)
+
+
+def test_a_baron_tie_read_off_the_piles_shows_both_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """P2's last play was a Baron on P1, unprotected, and both are still in: a tie, so P2
+    holds a card of the value of P1's older card, and the comparison showed each its
+    opponent's card. The deals keep only tied hands, each with the comparison in its log
+    (P1 knows which of its cards is the older one, and so P2's card): value 0. Planted bugs:
+    the tie without the comparison, -1/12; no tie drawn, -1/45."""
+    text = (
+        "classic 2p r1 start:P2 | P1 Guard,Prince d:Baron,Guard,Countess t0 | "
+        "P2 Guard d:Guard,Guard,Handmaid,Baron t0 | deck - / Prince,King | aside Princess | "
+        "up Handmaid,Priest,Priest | play P1"
+    )
+    state = parse_position(text)
+    assert public_tie(state) == (0, 1)
+    deals = enumerate_deals(state)
+    for d in deals:
+        (compared,) = d.seen
+        assert compared.cards[0] == d.hands[1][0] and compared.cards[1] in d.hands[0]
+        assert compared.cards[0] == compared.cards[1]  # classic: one kind per value
+    assert solve_position(state, pimc=False).value == 0
+    monkeypatch.setattr(endgame_module, "_tie_events", lambda *args: ())
+    assert solve_position(state, pimc=False).value == Fraction(-1, 12)
+    monkeypatch.setattr(endgame_module, "public_tie", lambda state: None)
+    assert solve_position(state, pimc=False).value == Fraction(-1, 45)

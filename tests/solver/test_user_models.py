@@ -632,9 +632,10 @@ def test_a_best_response_deal_carries_what_the_other_seats_knew(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The deals P3 cannot rule out leave the others' knowledge open, so each deal carries
-    it: P1 knows the card the deal gives P2 (its Priest saw it), P2 the one it gives P1, P3
-    neither. The heuristic opponents act on it (P1 names P2's card with a Guard...), which
-    is worth 1537/2520 to P3; planted bug, deals without it: 3113/6480."""
+    it: P2 knows the card the deal gives P1 (its Priest saw it), P3 does not. P1's Priest
+    saw P2's card too, but P2 has played a card since, which P3 cannot tell apart from the
+    one seen: that knowledge is left out. The heuristic opponents act on what is carried,
+    which is worth 22021/45360 to P3; planted bug, deals without it: 3113/6480."""
     from loveformal.solver import endgame as eg_module
     from loveformal.solver.endgame import deal_state
 
@@ -642,7 +643,7 @@ def test_a_best_response_deal_carries_what_the_other_seats_knew(
     deals = enumerate_deals(s, knower=2)
     for d in deals:
         ds = deal_state(s, d)
-        assert knowledge_table(ds, 0) == {1: d.hands[1], 2: ()}
+        assert knowledge_table(ds, 0) == {1: (), 2: ()}
         assert knowledge_table(ds, 1) == {0: d.hands[0], 2: ()}
         assert knowledge_table(ds, 2) == {0: (), 1: ()}
     r = solve_position(s, seat=2, opponents="heuristic", pimc=False)
@@ -651,7 +652,7 @@ def test_a_best_response_deal_carries_what_the_other_seats_knew(
     blind_deals = enumerate_deals(s, knower=2)
     assert [(d.hands, d.weight) for d in blind_deals] == [(d.hands, d.weight) for d in deals]
     blind = solve_position(s, seat=2, opponents="heuristic", pimc=False)
-    assert (r.value, blind.value) == (Fraction(1537, 2520), Fraction(3113, 6480))
+    assert (r.value, blind.value) == (Fraction(22021, 45360), Fraction(3113, 6480))
 
 
 def test_a_known_older_card_splits_the_deal_by_the_order_of_the_hand() -> None:
@@ -682,3 +683,124 @@ def test_a_known_older_card_splits_the_deal_by_the_order_of_the_hand() -> None:
         else:
             assert all(w / total == Fraction(1, len(set(hand))) for w in by_card.values())
     assert sum(d.weight for d in deals) == 360
+
+
+def _name_a_known_card(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, int]:
+    """An opponent model: a Guard naming a card it knows the target holds, else any play."""
+    knowing = [
+        a
+        for a in legal
+        if isinstance(a, Play)
+        and a.card.title == "Guard"
+        and a.target is not None
+        and a.guess in obs.known[a.target]
+    ]
+    return {a: 1 for a in (knowing or legal)}
+
+
+def test_a_seat_knows_which_of_its_cards_another_seat_saw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P2's Priest saw P1's Guard, then P1 drew a Baron. A deal of P1's hand that another
+    order splits (P2 knows the Guard, or the Baron) is two different information sets for
+    P1, which knows what P2 saw of its hand: the deals of P1's actual information set all
+    say P2 knows its Guard, and its best response to a model that names known cards is worth
+    73/168. Planted bug, the look seen by P2 alone: P1 'may' have shown its Baron, 169/420."""
+    from loveformal.actions import Draw
+    from loveformal.cards import Card
+    from loveformal.engine import apply
+    from loveformal.observation import observation
+    from loveformal.solver import endgame as eg_module
+    from loveformal.solver.endgame import actual_deal, deal_state
+    from tests.support import pos
+
+    s = pos(
+        "classic",
+        turn="P2",
+        hands={"P1": ("Guard",), "P2": ("Priest", "Princess")},
+        deck=("Baron", "Guard", "Countess"),
+        set_aside="Guard",
+        face_up=("Priest", "Baron", "Handmaid"),
+        discards={"P1": ("Guard", "Prince", "King"), "P2": ("Guard", "Handmaid", "Prince")},
+    )
+    s = apply(apply(s, Play(Card.PRIEST, target=0)), Draw(Card.BARON))
+    assert knowledge_table(s, 1) == {0: (Card.GUARD,)}
+
+    def infoset_labels() -> set[str]:
+        deals = enumerate_deals(s, knower=0)
+        key = observation(deal_state(s, actual_deal(s, 0)), 0).key
+        return {d.label() for d in deals if observation(deal_state(s, d), 0).key == key}
+
+    model = ObservationModel("names known cards", _name_a_known_card)
+    labels = infoset_labels()
+    assert labels and all(label.endswith("P2-knows-P1:Guard") for label in labels)
+    assert solve_position(s, seat=0, opponents=model, pimc=False).value == Fraction(73, 168)
+    original = eg_module._sight_event
+
+    def seen_by_the_observer_alone(*args: Any) -> Any:
+        event = original(*args)
+        assert event.seat is not None
+        return event._replace(visible_to=(event.seat,))
+
+    monkeypatch.setattr(eg_module, "_sight_event", seen_by_the_observer_alone)
+    assert any(label.endswith("P2-knows-P1:Baron") for label in infoset_labels())
+    assert solve_position(s, seat=0, opponents=model, pimc=False).value == Fraction(169, 420)
+
+
+def _looked_then_played(seen: str, drawn: str, *, play: bool = True) -> State:
+    """Classic, three players: P1's Priest sees P2's card ``seen``; P2 draws ``drawn`` and
+    (``play``) plays its Handmaid, keeping a Guard; P3 draws a Prince."""
+    from loveformal.actions import Draw
+    from loveformal.cards import Card
+    from loveformal.engine import apply
+    from tests.support import pos
+
+    s = pos(
+        "classic",
+        turn="P1",
+        hands={"P1": ("Priest", "Baron"), "P2": (seen,), "P3": ("Guard",)},
+        deck=(drawn, "Prince", "Princess"),
+        set_aside="Countess",
+        discards={
+            "P1": ("Guard", "Guard"),
+            "P2": ("Guard", "Prince", "Baron"),
+            "P3": ("King", "Priest", "Handmaid"),
+        },
+    )
+    s = apply(apply(s, Play(Card.PRIEST, target=1)), Draw(Card.parse(drawn)))
+    if not play:
+        return s
+    return apply(apply(s, Play(Card.HANDMAID)), Draw(Card.PRINCE))
+
+
+def test_whether_another_seat_still_knows_a_hand_is_not_read_off_hidden_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P1's Priest saw P2's card; P2 then played its Handmaid and kept a Guard. P1 still
+    knows the Guard if it saw the Guard, and knows nothing if it saw the Handmaid: P3 cannot
+    tell these two pasts apart (the same observation), so its best response must not depend
+    on which is true. Neither carries P1's knowledge (P3 cannot be sure it lasted), while
+    before P2's play it is carried. Planted bug, the knowledge read off the actual past:
+    the two pasts' values differ (191/540 and 121/360)."""
+    from loveformal.observation import observation
+    from loveformal.solver import endgame as eg_module
+
+    saw_handmaid = _looked_then_played("Handmaid", "Guard")
+    saw_guard = _looked_then_played("Guard", "Handmaid")
+    assert observation(saw_handmaid, 2).key == observation(saw_guard, 2).key
+    assert knowledge_table(saw_handmaid, 0)[1] == () and knowledge_table(saw_guard, 0)[1] != ()
+
+    def results() -> list[Fraction | None]:
+        return [
+            solve_position(s, seat=2, opponents="heuristic", pimc=False).value
+            for s in (saw_handmaid, saw_guard)
+        ]
+
+    for s in (saw_handmaid, saw_guard):
+        assert not any(d.seen for d in enumerate_deals(s, knower=2))
+    first, second = results()
+    assert first == second
+    before = _looked_then_played("Guard", "Handmaid", play=False)
+    assert all(d.seen for d in enumerate_deals(before, knower=2))
+    monkeypatch.setattr(eg_module, "knowledge_unsure_to", lambda *args: frozenset())
+    assert results() == [Fraction(191, 540), Fraction(121, 360)]
