@@ -145,11 +145,18 @@ def position(
             "sycophant: a Sycophant has been played, but every Sycophant of the deck is still "
             "in play (in a hand, the deck, aside or face up)"
         )
-    n_spied = len(set(spied or ()) | {i for i, cards in discards.items() if Card.SPY in cards})
-    if n_spied > free[Card.SPY]:
+    with_spy = {i for i, cards in discards.items() if Card.SPY in cards}
+    n_spied = len(set(spied or ()) | with_spy)
+    # Each seat flagged without a Spy in its own pile needs one more Spy out of play than
+    # the Spies the discard piles hold.
+    needed = sum(cards.count(Card.SPY) for cards in discards.values())
+    needed += len(set(spied or ()) - with_spy)
+    if n_spied > free[Card.SPY] or needed > free[Card.SPY]:
+        n_out = max(free[Card.SPY], 0)
         raise MalformedInput(
-            f"spied: {n_spied} seats have played or discarded a Spy, but only "
-            f"{max(free[Card.SPY], 0)} of the deck's Spies are out of play"
+            f"spied: {n_spied} seats have played or discarded a Spy, which takes {needed} "
+            f"Spies out of play with those in the discard piles, but only {n_out} of the "
+            f"deck's Spies {'is' if n_out == 1 else 'are'} out of play"
         )
 
     seats: list[Seat] = []

@@ -197,6 +197,10 @@ def play_batch(spec: SimSpec, indices: Sequence[int]) -> list[GameRecord]:
 Progress_ = Callable[[int], None]
 
 
+MAX_GAMES = 10_000_000
+"""The most games one run plays: their records are kept in memory (about 1 KB each)."""
+
+
 def _batches(games: int, size: int) -> list[list[int]]:
     return [list(range(i, min(games, i + size))) for i in range(0, games, size)]
 
@@ -216,6 +220,11 @@ def run(
     spec.check()
     if games < 1:
         raise MalformedInput("--games: at least one game")
+    if games > MAX_GAMES:
+        raise MalformedInput(
+            f"--games: at most {MAX_GAMES:,} (every game's record is kept for the report), "
+            f"got {games:,}"
+        )
     if workers < 1:
         raise MalformedInput("--workers: at least one worker")
     size = batch or max(1, min(200, math.ceil(games / (4 * workers))))

@@ -757,7 +757,11 @@ def _compositions(total: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
 
 
 def enumerate_deals(
-    state: State, *, prior: Prior | None = None, knower: int | None = None
+    state: State,
+    *,
+    prior: Prior | None = None,
+    knower: int | None = None,
+    limit: int | None = None,
 ) -> list[Deal]:
     """Every consistent deal of the unseen cards with its weight (see the module docstring),
     in a fixed order; deals of zero weight are dropped.
@@ -767,7 +771,10 @@ def enumerate_deals(
     know what only they saw). Each such deal carries instead what the other seats know of
     its hands (:attr:`Deal.seen`: a seat whose Priest saw a hand knows the card the deal puts
     there), divided by the order of a two-card hand's cards where a seat knows only the
-    older one (:func:`_split_by_sights`), so that opponent models act on it."""
+    older one (:func:`_split_by_sights`), so that opponent models act on it.
+
+    With ``limit``, :class:`EndgameTooLarge` is raised as soon as more than ``limit``
+    consistent deals are found (a whole round with many players has millions)."""
     unseen = unseen_cards(state)
     counts = Counter(unseen)
     knowledge = _hand_knowledge(state, knower)
@@ -839,6 +846,12 @@ def enumerate_deals(
             compared = _tie_events(state, tie, hands)
             deal = Deal(hands, set_aside, pile, weight, bottom, compared)
             consistent[0] += 1
+            if limit is not None and consistent[0] > limit:
+                raise EndgameTooLarge(
+                    f"the endgame has more than {limit:,} deals of the unseen cards at its "
+                    f"root, each at least one distinct position to expand (the build expands "
+                    f"at most {limit:,}). Raise --max-nodes or solve a later position"
+                )
             if prior is not None:
                 deal = replace(deal, weight=_prior_weight(prior, state, deal))
             if deal.weight <= 0:
@@ -1682,7 +1695,7 @@ def build_endgame(
     if reductions is not None and (state.players != 2 or share):
         raise ValueError("the reduced build is for two-player endgames, without share")
     start = time.perf_counter()
-    deals = enumerate_deals(state, prior=prior, knower=knower)
+    deals = enumerate_deals(state, prior=prior, knower=knower, limit=state_cap(max_nodes))
     total = sum((d.weight for d in deals), Fraction(0))
     walker: _Walker | _TreeWalker
     gc_was_enabled = gc.isenabled()

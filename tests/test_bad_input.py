@@ -392,8 +392,10 @@ def test_ill_typed_chance_and_bishop_actions() -> None:
 @pytest.mark.parametrize(
     ("marker", "message"),
     [
-        ('spied = ["P1", "P2", "P3"]', "3 seats have played or discarded a Spy, but only 2"),
+        ('spied = ["P1", "P2", "P3"]', "3 seats have played or discarded a Spy, which takes 3"),
         ('spied = ["P1"]\ndiscards = { P2 = ["Spy"], P3 = ["Spy"] }', "3 seats have played"),
+        # Both Spies in P2's pile: P1 cannot have played one too (a review's find).
+        ('spied = ["P1"]\ndiscards = { P2 = ["Spy", "Spy"] }', "takes 3 Spies out of play"),
     ],
 )
 def test_a_marker_needs_a_copy_of_its_card_out_of_play(marker: str, message: str) -> None:

@@ -479,6 +479,9 @@ def test_a_byte_order_mark_and_a_huge_integer_are_named() -> None:
         parse_text("\ufeff" + BASE, "t.toml")
     with pytest.raises(ScenarioError, match="expected valid TOML: Exceeds the limit"):
         parse_text(BASE.replace("players = 3", "players = " + "3" * 5000), "t.toml")
+    # Arrays nested 500 deep: Python's TOML reader recursed past its limit (a traceback).
+    with pytest.raises(ScenarioError, match="nested too deeply to read"):
+        parse_text("a = " + "[" * 500 + "]" * 500 + "\n" + BASE, "t.toml")
 
 
 @pytest.mark.parametrize("name", [" P1 ", "p1", "P01"])

@@ -255,6 +255,8 @@ def parse_text(text: str, path: Path | str = "<scenario>") -> Scenario:
         raise r.error("", f"expected valid TOML: {exc}") from None
     except ValueError as exc:  # an integer too long to convert (over 4,300 digits)
         raise r.error("", f"expected valid TOML: {str(exc).partition(';')[0]}") from None
+    except RecursionError:  # arrays or tables nested hundreds deep: Python's reader recurses
+        raise r.error("", "expected valid TOML: nested too deeply to read") from None
     r.table(data, "", TOP_KEYS)
     for need in ("title", "rulesets", "position", "expect"):
         if need not in data:

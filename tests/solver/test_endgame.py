@@ -883,3 +883,27 @@ def test_a_baron_tie_read_off_the_piles_shows_both_cards(monkeypatch: pytest.Mon
     assert solve_position(state, pimc=False).value == Fraction(-1, 12)
     monkeypatch.setattr(endgame_module, "public_tie", lambda state: None)
     assert solve_position(state, pimc=False).value == Fraction(-1, 45)
+
+
+def test_a_root_with_more_deals_than_the_build_may_expand_is_refused_while_dealing() -> None:
+    """A whole round with eight players has millions of root deals, each a distinct position
+    to expand: the dealing stops past the limit (build_endgame's state cap) with a clear
+    error, where it used to list them all first (4.7 GB at 300 s, --max-nodes or not)."""
+    text = (
+        "premium 8p r1 start:P1 | P1 Guard,Baroness d:- t0 | P2 Count d:- t0 | "
+        "P3 Priest d:- t0 | P4 Prince d:- t0 | P5 Prince d:- t0 | P6 Dowager_Queen d:- t0 | "
+        "P7 Sycophant d:- t0 | P8 Guard d:- t0 | deck - / Guard*5,Priest,Baron*2,Handmaid*2,"
+        "King,Countess,Princess,Bishop,Constable,Count,Sycophant,Baroness,Cardinal*2,Jester,"
+        "Assassin | aside Guard | up - | play P1"
+    )
+    with pytest.raises(EndgameTooLarge, match="more than 500 deals"):
+        enumerate_deals(parse_position(text), limit=500)
+    state = parse_position(
+        "classic 2p r1 start:P1 | P1 Baron d:Priest,Handmaid,Priest,Baron,Guard t0 | "
+        "P2 Handmaid,Princess d:Guard*2,Prince t0 | deck - / Countess | aside King | "
+        "up Prince,Guard*2 | play P2"
+    )
+    n = len(enumerate_deals(state))
+    assert len(enumerate_deals(state, limit=n)) == n
+    with pytest.raises(EndgameTooLarge):
+        enumerate_deals(state, limit=n - 1)
