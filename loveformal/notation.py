@@ -388,6 +388,22 @@ def _int(text: str, col: int, field: str, low: int, high: int) -> int:
 _PHASES = {p.value: p for p in Phase}
 
 
+def _which_sections(rest: Sequence[tuple[int, Sequence[_Tok]]]) -> str:
+    """What the sections after the seats look like, by their first words: ": missing up"
+    when exactly the known ones are there in order, else what was found."""
+    found: list[str] = []
+    for _, toks in rest:
+        word = toks[0].text.lower().replace("-", "_") if toks else ""
+        found.append(
+            word if word in ("deck", "aside", "up") else "status" if word in _PHASES else "?"
+        )
+    expected = ["deck", "aside", "up", "status"]
+    missing = [x for x in expected if x not in found]
+    if missing and "?" not in found and found == [x for x in expected if x in found]:
+        return ": missing " + " and ".join(missing)
+    return " (found: " + " | ".join(found) + ")" if found else ""
+
+
 @dataclass(slots=True)
 class _SeatSpec:
     hand: tuple[Card, ...]
@@ -497,7 +513,7 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
     if len(rest) != 4:
         raise MalformedInput(
             f"expected 4 sections after the {players} seats (deck | aside | up | status), "
-            f"got {len(rest)}"
+            f"got {len(rest)}{_which_sections(rest)}"
         )
 
     def seat_of(tok: _Tok | None, field: str, text: str | None = None) -> int | None:
