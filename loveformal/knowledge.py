@@ -250,6 +250,10 @@ def knowledge_unsure_to(state: State, observer: int, knower: int) -> frozenset[i
         elif kind is K.SWAPPED and other is not None:
             hidden[s], hidden[other] = hidden[other], hidden[s]
             unsure[s], unsure[other] = unsure[other], unsure[s]
+            if knower in (s, other):
+                # It saw the card it received and knows its later plays; whether the
+                # observer still knew that card before the swap moves with it.
+                hidden[knower] = False
             if observer in (s, other):
                 learnt(other if s == observer else s, e)
         elif kind in (

@@ -774,7 +774,8 @@ def enumerate_deals(
     older one (:func:`_split_by_sights`), so that opponent models act on it.
 
     With ``limit``, :class:`EndgameTooLarge` is raised as soon as more than ``limit``
-    consistent deals are found (a whole round with many players has millions)."""
+    consistent deals of weight above 0 are found (a whole round with many players has
+    millions)."""
     unseen = unseen_cards(state)
     counts = Counter(unseen)
     knowledge = _hand_knowledge(state, knower)
@@ -821,6 +822,7 @@ def enumerate_deals(
         _check_prior_signature(prior)
     deals: list[Deal] = []
     consistent = [0]
+    kept = [0]
     zones_n = n_seats + 2 + tail
 
     def rec(k: int, caps: list[int], assign: list[list[tuple[Card, int]]]) -> None:
@@ -846,16 +848,17 @@ def enumerate_deals(
             compared = _tie_events(state, tie, hands)
             deal = Deal(hands, set_aside, pile, weight, bottom, compared)
             consistent[0] += 1
-            if limit is not None and consistent[0] > limit:
+            if prior is not None:
+                deal = replace(deal, weight=_prior_weight(prior, state, deal))
+            if deal.weight <= 0:
+                return
+            kept[0] += 1  # deals of weight 0 are dropped: only these are expanded
+            if limit is not None and kept[0] > limit:
                 raise EndgameTooLarge(
                     f"the endgame has more than {limit:,} deals of the unseen cards at its "
                     f"root, each at least one distinct position to expand (the build expands "
                     f"at most {limit:,}). Raise --max-nodes or solve a later position"
                 )
-            if prior is not None:
-                deal = replace(deal, weight=_prior_weight(prior, state, deal))
-            if deal.weight <= 0:
-                return
             if not sights:
                 deals.append(deal)
                 return

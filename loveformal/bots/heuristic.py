@@ -76,6 +76,10 @@ def exposed(obs: Observation) -> bool:
             # A solver's deal says which of the seat's cards another seat knew (its note:
             # "before the position"); a look in play shows the seat's one card.
             known_by_others = set(e.cards or (e.card,))
+        elif kind is K.COMPARED and me in (e.seat, e.other) and len(e.cards) == 2:
+            # The card compared: the seat may hold another (a solver's deal of a Baron's tie
+            # the discard piles show is a comparison before the seat to move's last draw).
+            known_by_others = {e.cards[1] if me == e.other else e.cards[0]}
         elif (kind is K.SAW and e.other == me) or (kind is K.COMPARED and me in (e.seat, e.other)):
             known_by_others = set(hand)
         elif kind is K.SWAPPED and me in (e.seat, e.other) and len(e.cards) == 2:

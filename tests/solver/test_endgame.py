@@ -907,3 +907,44 @@ def test_a_root_with_more_deals_than_the_build_may_expand_is_refused_while_deali
     assert len(enumerate_deals(state, limit=n)) == n
     with pytest.raises(EndgameTooLarge):
         enumerate_deals(state, limit=n - 1)
+
+
+def test_the_deal_limit_counts_only_the_deals_a_prior_keeps() -> None:
+    """A prior that keeps one deal: a limit of one is not passed (the refusal counted the
+    deals of weight 0 too, and refused games that fit)."""
+    state = parse_position(
+        "classic 2p r1 start:P1 | P1 Baron d:Priest,Handmaid,Priest,Baron,Guard t0 | "
+        "P2 Handmaid,Princess d:Guard*2,Prince t0 | deck - / Countess | aside King | "
+        "up Prince,Guard*2 | play P2"
+    )
+    hands = tuple(s.hand for s in state.seats)
+
+    def only_the_actual_hands(deal: State, arrangements: int) -> int:
+        same = tuple(s.hand for s in deal.seats) == hands and deal.set_aside == state.set_aside
+        return arrangements if same else 0
+
+    assert len(enumerate_deals(state)) > 1
+    (deal,) = enumerate_deals(state, prior=only_the_actual_hands, limit=1)
+    assert deal.hands == hands
+
+
+def test_the_heuristic_knows_only_the_card_a_tie_showed() -> None:
+    """A tie's deal (the discard piles show P2's Baron tied P1) compares P1's older card, the
+    Guard; once P1 has played it, P2 knows nothing of the Prince it keeps (the heuristic took
+    every card of the two-card hand as shown)."""
+    from loveformal.actions import Play
+    from loveformal.bots.heuristic import exposed
+    from loveformal.engine import apply
+    from loveformal.observation import observation
+
+    text = (
+        "classic 2p r1 start:P2 | P1 Guard,Prince d:Baron,Guard,Countess t0 | "
+        "P2 Guard d:Guard,Guard,Handmaid,Baron t0 | deck - / Prince,King | aside Princess | "
+        "up Handmaid,Priest,Priest | play P1"
+    )
+    state = parse_position(text)
+    dealt = deal_state(state, actual_deal(state))
+    assert exposed(observation(dealt, 0))  # P2 knows the Guard P1 still holds
+    after = apply(dealt, Play(Card.GUARD, target=1, guess=Card.PRINCE))
+    assert after.seats[0].hand == (Card.PRINCE,)
+    assert not exposed(observation(after, 0))

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from loveformal import cli
 from loveformal.actions import Action, Play
+from loveformal.cards import Card
 from loveformal.engine import new_match
 from loveformal.errors import MalformedInput
 from loveformal.knowledge import knowledge_table
@@ -804,3 +805,25 @@ def test_whether_another_seat_still_knows_a_hand_is_not_read_off_hidden_cards(
     assert all(d.seen for d in enumerate_deals(before, knower=2))
     monkeypatch.setattr(eg_module, "knowledge_unsure_to", lambda *args: frozenset())
     assert results() == [Fraction(191, 540), Fraction(121, 360)]
+
+
+def test_the_seat_solved_for_is_sure_of_what_another_knows_of_a_card_it_took() -> None:
+    """P1's Priest saw P3's Baron; P2 (solved for) took it with its King, and kept it since:
+    P2 can tell P1 still knows it (it was marked unsure once P2 played)."""
+    from loveformal.knowledge import knowledge_unsure_to
+    from tests.support import play, pos
+
+    s = pos(
+        "classic",
+        turn="P1",
+        hands={"P1": ["Priest", "Guard"], "P2": ["Guard"], "P3": ["Baron"]},
+        deck=["King", "Handmaid", "Priest", "Prince", "Countess", "Guard"],
+        set_aside="Princess",
+    )
+    s = play(s, "Priest", "P3")
+    s = play(s, "King", "P3")  # P2 draws the King, gives its Guard, takes the Baron
+    s = play(s, "Guard", "P1", guess="Princess")
+    s = play(s, "Guard", "P2", guess="Princess")
+    s = play(s, "Prince", "P1")  # P2 keeps the Baron
+    assert s.seats[1].hand == (Card.BARON,) and knowledge_table(s, 0)[1] == (Card.BARON,)
+    assert knowledge_unsure_to(s, 0, 1) == frozenset()
