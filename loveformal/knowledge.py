@@ -314,8 +314,9 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
       kept the card it drew); a discard, a knock-out or a Chancellor's return (the kept card
       may be any of three) drops it too.
 
-    Relations between two hands (a Baron's tie) and inferences from how seats choose their
-    moves are not drawn. A state without a log (a position written in the notation) gives
+    Relations between two hands are not drawn here (a Baron's tie that the discard piles of
+    a position without its log show is :func:`public_tie`), nor inferences from how seats
+    choose their moves. A state without a log (a position written in the notation) gives
     what its discard piles alone say (:func:`position_exclusions`), and so does a log
     without a card played (it can rule nothing out: a solver's deal, whose log holds only
     what the seats knew before its position, or a position followed by a draw)."""
@@ -335,7 +336,7 @@ def public_tie(state: State) -> tuple[int, int] | None:
     ``(seat to move, other seat)`` when the seat to move's older card has the value of the
     other seat's card. With a log, the comparison's cards are known to both seats instead
     (:func:`knowledge_table`)."""
-    if any(e.kind is K.PLAYED for e in state.log):
+    if _has_play(state.log):
         return None
     return position_tie(
         state.players,
@@ -344,6 +345,12 @@ def public_tie(state: State) -> tuple[int, int] | None:
         tuple(s.discards for s in state.seats),
         tuple(s.out for s in state.seats),
     )
+
+
+def _has_play(events: Sequence[Event]) -> bool:
+    """Whether a card was played in ``events``: until then the public events rule nothing
+    out, and a position's discard piles say what is sure (:func:`position_exclusions`)."""
+    return any(e.kind is K.PLAYED for e in events)
 
 
 def exclusions_from_view(
@@ -358,7 +365,7 @@ def exclusions_from_view(
     """:func:`public_exclusions` from what every seat sees: the round's events (their public
     forms suffice), the phase, the seat whose turn it is, the discard piles, who is out and
     the hands' sizes (a seat's :class:`~loveformal.observation.Observation` has them all)."""
-    if not any(e.kind is K.PLAYED for e in events):
+    if not _has_play(events):
         return position_exclusions(len(out), phase, turn, discards, out)
     return exclusions_from_events(rules, events, out, hand_sizes)
 
@@ -459,7 +466,7 @@ def position_exclusions(
     tie, a relation between the hands (:func:`position_tie`). Other inferences need the log
     (which discards were plays, what a Guard named). The piles, seats out and turn are all
     public: a seat's observation gives the same."""
-    if players != 2 or phase not in (Phase.PLAY, Phase.TURN_DRAW) or any(out):
+    if not _at_a_two_player_turn(players, phase, out):
         return {}
     mover = turn
     other = 1 - mover
@@ -500,7 +507,7 @@ def position_tie(
     two hands compared were of equal value. The other seat still holds the card it
     compared, the seat to move among its older cards: ``(seat to move, other seat)``, the
     seat to move's older card of the other seat's card's value; ``None`` if no tie is sure."""
-    if players != 2 or phase not in (Phase.PLAY, Phase.TURN_DRAW) or any(out):
+    if not _at_a_two_player_turn(players, phase, out):
         return None
     mover = turn
     other = 1 - mover
@@ -510,6 +517,12 @@ def position_tie(
     if mine_pile and mine_pile[-1] is Card.HANDMAID:
         return None
     return (mover, other)
+
+
+def _at_a_two_player_turn(players: int, phase: Phase, out: Sequence[bool]) -> bool:
+    """Whether the discard piles can be read as alternate turns: two players, both still in,
+    at a turn's draw or decision."""
+    return players == 2 and phase in (Phase.PLAY, Phase.TURN_DRAW) and not any(out)
 
 
 def _played_top(piles: tuple[Card, ...]) -> Card | None:

@@ -148,10 +148,10 @@ def position(
     with_spy = {i for i, cards in discards.items() if Card.SPY in cards}
     n_spied = len(set(spied or ()) | with_spy)
     # Each seat flagged without a Spy in its own pile needs one more Spy out of play than
-    # the Spies the discard piles hold.
+    # the Spies the discard piles hold (never fewer than the seats that played one).
     needed = sum(cards.count(Card.SPY) for cards in discards.values())
     needed += len(set(spied or ()) - with_spy)
-    if n_spied > free[Card.SPY] or needed > free[Card.SPY]:
+    if needed > free[Card.SPY]:
         n_out = max(free[Card.SPY], 0)
         raise MalformedInput(
             f"spied: {n_spied} seats have played or discarded a Spy, which takes {needed} "

@@ -45,8 +45,10 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   Dowager Queen's knock-out (the winner's card is higher, or lower, than the loser's). A
   two-player position without a log gives only what its discard piles say for sure
   (:func:`loveformal.knowledge.position_exclusions`: a Prince or King played on the last
-  turns kept no Countess). The rest is history the notation does not write (which discards
-  were plays, what a Guard named).
+  turns kept no Countess), and a Baron the other seat played on the unprotected seat to
+  move is a tie (:func:`loveformal.knowledge.public_tie`: the seat to move's older card has
+  the value of the other seat's card). The rest is history the notation does not write
+  (which discards were plays, what a Guard named).
 * Probability: each arrangement of card *instances* is equally likely, so a deal (zones given
   as multisets of card kinds; identical cards are one outcome) has weight
   ``Π_kind count! / Π_zone,kind (copies in zone)!`` normalised over the consistent deals.
@@ -65,7 +67,9 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   the dealt tail there, each seen by its seat alone, so that its information sets (the
   observation keys: the events as each seat saw them, and
   :func:`~loveformal.knowledge.knows_bottom`) tell the tail apart and the other seat's do
-  not. A best response's deals (``knower``) also log what each other seat knows of the
+  not. A tie's deals log the comparison (:func:`_tie_events`: both seats saw both cards, and
+  the seat to move knows which of its cards is the older). A best response's deals
+  (``knower``) also log what each other seat knows of the
   hands, as the deal makes it (one look per seat and hand, seen by the knowing seat and
   the seat looked at, noted "before the position"), where the deals leave it open and
   the seat solved for can be sure it lasted
@@ -984,9 +988,10 @@ def _prior_weight(prior: Prior, state: State, deal: Deal) -> Fraction:
 
 
 def deal_state(state: State, deal: Deal) -> State:
-    """``state`` with the deal's hands, set-aside card and pile; its log is empty, or, with a
+    """``state`` with the deal's hands, set-aside card and pile; its log holds, with a
     returned tail, the Chancellor returns that put the deal's tail there, each seen by its
-    seat alone (:func:`_tail_log`)."""
+    seat alone (:func:`_tail_log`), then the deal's :attr:`Deal.seen` events (a Baron's tie,
+    what other seats knew); it is empty when there are none."""
     seats = tuple(s._replace(hand=h) for s, h in zip(state.seats, deal.hands, strict=True))
     bottom = deal.bottom
     pile = DrawPile((), deal.pile, bottom) if deal.pile else DrawPile(bottom, (), ())

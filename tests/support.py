@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from loveformal.actions import Action, Draw, Guess, Play
 from loveformal.cards import Card
 from loveformal.engine import apply
+from loveformal.observation import Observation
 from loveformal.position import position
 from loveformal.rulebook import make_ruleset
 from loveformal.ruleset import Ruleset
@@ -139,3 +140,16 @@ def priest_seen_by_another() -> State:
     s = apply(s, sample_chance(s, random.Random(0)))  # P3 draws the Baron
     assert s.seats[2].hand == (Card.GUARD, Card.BARON) and s.seats[1].hand == (Card.PRINCESS,)
     return s._replace(pile=DrawPile((), sort_cards(s.pile.cards()), ()))
+
+
+def guards_naming_known_cards(obs: Observation, legal: Sequence[Action]) -> list[Action]:
+    """The legal Guard plays naming a card the seat knows its target holds (for opponent
+    models that act on what a seat knows)."""
+    return [
+        a
+        for a in legal
+        if isinstance(a, Play)
+        and a.card is Card.GUARD
+        and a.target is not None
+        and a.guess in obs.known[a.target]
+    ]

@@ -46,7 +46,7 @@ from loveformal.solver.analysis import EndgameResult, ObservationModel, solve_po
 from loveformal.solver.endgame import Utility, enumerate_deals
 from loveformal.solver.seqform import solve
 from loveformal.state import CHANCE_PHASES, Phase, State
-from tests.support import priest_seen_by_another
+from tests.support import guards_naming_known_cards, priest_seen_by_another
 
 TOL = 1e-6
 
@@ -432,14 +432,7 @@ def test_best_response_to_an_observation_model_agrees(text: str, seat: int) -> N
 def _name_a_known_card(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, int]:
     """An opponent model that uses what the seat knows: a Guard naming a card it knows a
     target holds, if it can; else :func:`_lowest_card`."""
-    knowing = [
-        a
-        for a in legal
-        if isinstance(a, Play)
-        and a.card is Card.GUARD
-        and a.target is not None
-        and a.guess in obs.known[a.target]
-    ]
+    knowing = guards_naming_known_cards(obs, legal)
     return {a: 1 for a in knowing} if knowing else _lowest_card(obs, legal)
 
 

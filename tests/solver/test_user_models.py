@@ -34,7 +34,7 @@ from loveformal.solver.expectimax import exact_number
 from loveformal.solver.pimc import minimax_values
 from loveformal.solver.plugins import load_function
 from loveformal.state import Phase, State
-from tests.support import priest_seen_by_another
+from tests.support import guards_naming_known_cards, priest_seen_by_another
 
 from .test_endgame import D, endgame
 
@@ -688,15 +688,7 @@ def test_a_known_older_card_splits_the_deal_by_the_order_of_the_hand() -> None:
 
 def _name_a_known_card(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, int]:
     """An opponent model: a Guard naming a card it knows the target holds, else any play."""
-    knowing = [
-        a
-        for a in legal
-        if isinstance(a, Play)
-        and a.card.title == "Guard"
-        and a.target is not None
-        and a.guess in obs.known[a.target]
-    ]
-    return {a: 1 for a in (knowing or legal)}
+    return {a: 1 for a in (guards_naming_known_cards(obs, legal) or legal)}
 
 
 def test_a_seat_knows_which_of_its_cards_another_seat_saw(
