@@ -89,7 +89,7 @@ from loveformal.cards import Card, sort_cards
 from loveformal.errors import MalformedInput
 from loveformal.literals import echo, whole_number
 from loveformal.observation import Observation, observation
-from loveformal.position import face_up_limit, position
+from loveformal.position import face_up_limit, position, where
 from loveformal.rulebook import load_preset, make_ruleset, parse_overrides
 from loveformal.ruleset import OptionValue, Ruleset
 from loveformal.seats import seat_name
@@ -665,9 +665,17 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
     for card, n in sorted(used.items(), key=lambda cn: cn[0].index):
         have = deck_spec.count(card)
         if n > have:
+            places = [
+                ("the draw pile", pile.cards()),
+                ("face up", face_up),
+                ("set aside", () if set_aside is None else (set_aside,)),
+            ]
+            for i, s in enumerate(specs):
+                places += [(f"{seat_name(i)}'s hand", s.hand)]
+                places += [(f"{seat_name(i)}'s discard pile", s.discards)]
             raise MalformedInput(
-                f"{card} appears {_times(n)}, but the {rules.preset} deck for {players} players "
-                + (f"holds {have}" if have else "has none")
+                f"{card} appears {_times(n)} ({where(card, places)}), but the {rules.preset} "
+                f"deck for {players} players " + (f"holds {have}" if have else "has none")
             )
 
     # what the phase and the markers need of the deck (true of every reachable state)

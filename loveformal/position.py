@@ -34,6 +34,13 @@ def face_up_limit(rules: Ruleset, players: int) -> int:
     return rules.options.two_player_face_up if players == 2 else 0
 
 
+def where(card: Card, places: Iterable[tuple[str, Iterable[Card]]]) -> str:
+    """Where the copies of ``card`` are: ``"P1's discard pile 4, face up 1"`` (places in the
+    order given, those without a copy left out)."""
+    counts = ((name, sum(1 for c in cards if c is card)) for name, cards in places)
+    return ", ".join(f"{name} {n}" for name, n in counts if n)
+
+
 def position(
     rules: Ruleset,
     *,
@@ -85,9 +92,13 @@ def position(
         if have == 0:
             raise MalformedInput(f"the {rules.preset} deck for {players} players has no {card}")
         if n > have:
+            places = [("the draw pile", deck), ("face up", face_up)]
+            places.append(("set aside", () if set_aside is None else (set_aside,)))
+            places += [(f"{seat_name(s)}'s hand", c) for s, c in sorted(hands.items())]
+            places += [(f"{seat_name(s)}'s discard pile", c) for s, c in sorted(discards.items())]
             raise MalformedInput(
-                f"{card} appears {n} times, but the {rules.preset} deck for {players} players "
-                f"holds {have}"
+                f"{card} appears {n} times ({where(card, places)}), but the {rules.preset} "
+                f"deck for {players} players holds {have}"
             )
 
     if turn in out_seats:

@@ -434,6 +434,25 @@ def test_a_jester_bet_needs_its_players_jester() -> None:
         with_jester_in(0)
 
 
+def test_too_many_copies_say_where_each_copy_is() -> None:
+    """The classic deck holds five Guards: a sixth is refused, and the message lists where
+    the six are, so the user can find the one too many."""
+    with pytest.raises(
+        MalformedInput,
+        match=r"Guard appears 6 times \(the draw pile 2, P1's hand 1, P2's discard pile 3\), "
+        r"but the classic deck for 2 players holds 5",
+    ):
+        position(
+            make_ruleset("classic"),
+            players=2,
+            turn=0,
+            hands={0: (Card.GUARD, Card.PRIEST), 1: (Card.BARON,)},
+            deck=(Card.GUARD, Card.GUARD),
+            set_aside=Card.KING,
+            discards={1: (Card.GUARD,) * 3},
+        )
+
+
 @pytest.mark.parametrize(
     ("table", "message"),
     [

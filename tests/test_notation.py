@@ -168,11 +168,16 @@ def test_view_cannot_be_read_as_a_position() -> None:
         ("play P1", "play P3", r"\(status turn\): expected a seat P1..P2, got 'P3'"),
         ("play P1", "dance P1", r"unknown phase 'dance'"),
         ("2p", "3p", r"3 players declared, but 2 seat sections follow"),
-        ("P2 Priest", "P2 Princess", r"Princess appears 2 times, but the classic deck"),
+        (
+            "P2 Priest",
+            "P2 Princess",
+            r"Princess appears 2 times \(face up 1, P2's hand 1\), but the classic deck",
+        ),
         (
             "Guard*2,Priest",
             "Guard*9,Priest",
-            r"Guard appears 12 times, but the classic deck for 2 players holds 5",
+            r"Guard appears 12 times \(the draw pile 9, set aside 1, P1's discard pile 2\), "
+            "but the classic deck for 2 players holds 5",
         ),
         ("P2 Priest", "P2 -", r"hands: P2 holds 0 cards; it must hold 1"),
         ("P2 Priest", "P2 Chancellor", r"the classic deck for 2 players has none"),
