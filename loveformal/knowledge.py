@@ -32,7 +32,7 @@ cards it has drawn since, which they say nothing about.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from loveformal.cards import Card
 from loveformal.events import Event, EventKind, returned_cards, returned_count
@@ -319,7 +319,9 @@ def public_exclusions(state: State) -> dict[int, Exclusions]:
     choose their moves. A state without a log (a position written in the notation) gives
     what its discard piles alone say (:func:`position_exclusions`), and so does a log
     without a card played (it can rule nothing out: a solver's deal, whose log holds only
-    what the seats knew before its position, or a position followed by a draw)."""
+    what the seats knew before its position, or a position followed by a draw). A log that
+    starts at such a position (a scenario's moves: no seat is dealt in it) adds what the
+    discard piles say now to what its events say."""
     return exclusions_from_view(
         state.rules,
         state.log,
@@ -365,9 +367,30 @@ def exclusions_from_view(
     """:func:`public_exclusions` from what every seat sees: the round's events (their public
     forms suffice), the phase, the seat whose turn it is, the discard piles, who is out and
     the hands' sizes (a seat's :class:`~loveformal.observation.Observation` has them all)."""
+    piles = position_exclusions(len(out), phase, turn, discards, out)
     if not _has_play(events):
-        return position_exclusions(len(out), phase, turn, discards, out)
-    return exclusions_from_events(rules, events, out, hand_sizes)
+        return piles
+    found = exclusions_from_events(rules, events, out, hand_sizes)
+    if any(e.kind is K.DEALT for e in events):
+        return found  # the log from the deal on: its events say what the piles say
+    # A log that starts at a position (a scenario's moves): the piles still say what they
+    # say of the hands now, whatever the log says of what happened since the position.
+    return _merged(found, piles)
+
+
+def _merged(a: Mapping[int, Exclusions], b: Mapping[int, Exclusions]) -> dict[int, Exclusions]:
+    """Two sure sets of exclusions as one. At a two-player turn (the only place
+    :func:`position_exclusions` says anything) each is about one card of its seat, the card
+    the seat held before the turn's draw, so the two sets are of the same card and add up;
+    with more sets than that they are not told apart, and ``a`` is kept as it is."""
+    out = dict(a)
+    for s, x in b.items():
+        y = out.get(s, ())
+        if not y:
+            out[s] = x
+        elif len(x) == 1 and len(y) == 1:
+            out[s] = (x[0] | y[0],)
+    return out
 
 
 def exclusions_from_events(

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from loveformal import knowledge as knowledge_module
-from loveformal.actions import BishopRedraw, ChancellorReturn, Play
+from loveformal.actions import BishopRedraw, ChancellorReturn, Draw, Play
 from loveformal.cards import Card
 from loveformal.dealing import deal
-from loveformal.engine import new_match
+from loveformal.engine import apply, new_match
 from loveformal.events import EventKind
 from loveformal.knowledge import (
     Exclusions,
@@ -23,7 +23,7 @@ from loveformal.knowledge import (
     knows_bottom,
     public_exclusions,
 )
-from loveformal.notation import position_of
+from loveformal.notation import parse_position, position_of
 from loveformal.rulebook import make_ruleset, preset_names
 from loveformal.sampling import random_step
 from loveformal.state import Phase, State
@@ -324,6 +324,69 @@ def _first_misfit(
 
 def test_every_hand_reached_by_play_fits_the_public_exclusions() -> None:
     assert _first_misfit(public_exclusions, games=10, seed=11) is None
+
+
+def _from_the_last_play(state: State) -> State:
+    """``state`` with its log cut as a scenario's would be: the events since a position
+    written without its log (here the one before the last card played)."""
+    plays = [i for i, e in enumerate(state.log) if e.kind is EventKind.PLAYED]
+    return state._replace(log=state.log[plays[-1] :]) if plays else state
+
+
+def test_every_hand_reached_by_play_fits_what_a_log_from_a_position_rules_out() -> None:
+    """A log that starts at a position (a scenario's moves) adds what the discard piles say
+    now to what its events say: both hold, together."""
+
+    def from_a_position(state: State) -> dict[int, Exclusions]:
+        return public_exclusions(_from_the_last_play(state))
+
+    assert _first_misfit(from_a_position, games=10, seed=13) is None
+
+
+def test_the_fit_check_catches_piles_read_for_the_wrong_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A planted bug: what the piles say of one seat is merged into the other's hand."""
+    real = knowledge_module.position_exclusions
+
+    def swapped(*args: Any) -> dict[int, Exclusions]:
+        return {1 - s: x for s, x in real(*args).items()}
+
+    monkeypatch.setattr(knowledge_module, "position_exclusions", swapped)
+    rng = random.Random(13)
+    for _ in range(120):
+        s = new_match(make_ruleset("classic"), 2)
+        while not s.round_over:
+            s, _ = random_step(s, rng)
+            for seat, x in public_exclusions(_from_the_last_play(s)).items():
+                if not fits(s.seats[seat].hand, x):
+                    return
+    pytest.fail("the planted bug went unnoticed")
+
+
+def test_a_scenarios_moves_keep_what_the_discard_piles_say() -> None:
+    """P1 played a Prince on P2, which then played a Handmaid: P1 still holds the card it
+    kept with the Prince, no Countess (R4), and the piles say so whether the position is
+    written after P2's Handmaid or P2's Handmaid is a move after it. (Until the eighteenth
+    session the log's first card played dropped the piles' inference: P1 could hold the
+    Countess, and the same endgame solved to -0.1385 instead of -0.1423.)"""
+    from loveformal.solver.analysis import solve_position
+
+    before = (
+        "classic 2p r1 start:P1 | P1 King d:Guard,Prince t0 | P2 Handmaid,Guard d:Priest,Baron "
+        "t0 | deck - / Guard,Handmaid,Prince,Countess,Princess | aside Guard | "
+        "up Guard,Priest,Baron | play P2"
+    )
+    state = parse_position(before)
+    assert public_exclusions(state) == {P1: (frozenset({G.COUNTESS}),)}
+    state = apply(apply(state, Play(G.HANDMAID)), Draw(G.GUARD))
+    assert any(e.kind is EventKind.PLAYED for e in state.log)
+    after = position_of(state)
+    assert public_exclusions(after) == {P1: (frozenset({G.COUNTESS}),)}
+    assert public_exclusions(state) == public_exclusions(after)
+    moved, written = solve_position(state, pimc=False), solve_position(after, pimc=False)
+    assert written.value_float == pytest.approx(-0.14233253, abs=1e-8)
+    assert moved.value_float == pytest.approx(written.value_float, abs=1e-12)
 
 
 def test_the_fit_check_catches_a_tracker_that_forgets_a_swap() -> None:

@@ -99,7 +99,7 @@ def _exclusions(obs: Observation) -> dict[int, Exclusions]:
     """What the public history rules out of the other seats' hands, as the solver's root
     deals (:func:`loveformal.knowledge.exclusions_from_view`): from the events, or, for a
     position without its log (or whose log has no card played), from the discard piles
-    alone."""
+    alone, and from both for a log that starts at a position."""
     found = exclusions_from_view(
         obs.rules, obs.events, obs.phase, obs.turn, obs.discards, obs.out, obs.hand_sizes
     )
