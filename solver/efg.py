@@ -715,16 +715,20 @@ def tree_game(
     n_edges = int(child_start[-1])
     if n_edges != n_nodes - 1:
         raise ValueError("tree_game: one child per edge label")
-    # Edges in (parent, action) order; each must be the next action of its parent.
-    order = np.lexsort((action_arr[1:], parent_arr[1:])) + 1
-    edges = order.astype(np.int32)
-    edge_owner = np.repeat(np.arange(n_nodes, dtype=np.int32), counts)
-    edge_index = np.arange(n_edges, dtype=np.int64) - child_start[edge_owner]
-    if not (
-        np.array_equal(parent_arr[edges], edge_owner)
-        and np.array_equal(action_arr[edges].astype(np.int64), edge_index)
-    ):
+    # Edges in (parent, action) order; each must be the next action of its parent: every
+    # node but the root fills the slot of its action among its parent's edges, and the
+    # slots are filled exactly once (as many nodes as edges), without sorting.
+    child_par = parent_arr[1:].astype(np.int64)
+    child_act = action_arr[1:].astype(np.int64)
+    if np.any(child_act < 0) or np.any(child_act >= counts[child_par]):
         raise ValueError("tree_game: the children of a node must be its edges 0..k-1")
+    slot = child_start[child_par] + child_act
+    filled = np.zeros(n_edges, dtype=bool)
+    filled[slot] = True
+    if not filled.all():
+        raise ValueError("tree_game: the children of a node must be its edges 0..k-1")
+    edges = np.empty(n_edges, dtype=np.int32)
+    edges[slot] = np.arange(1, n_nodes, dtype=np.int32)
     # Chance probabilities: each distinct tuple checked once and laid out once in ``flat``;
     # then every chance node's edges are filled from its tuple's slice, all at once.
     chance_nodes = np.flatnonzero(kind_arr == CHANCE).tolist()
@@ -792,36 +796,56 @@ def tree_game(
             f"(node {n} has own sequence {int(mine[wrong[0]])}, the infoset "
             f"{info.parent_sequence})"
         )
-    # Infosets: nodes, labels and sequence numbering.
-    seq_infoset: list[list[int]] = [[-1] for _ in range(n_players)]
-    seq_action: list[list[int]] = [[-1] for _ in range(n_players)]
-    for idx, spec in enumerate(infosets):
-        if spec.first_sequence != len(seq_infoset[spec.player]):
-            raise ValueError(f"tree_game: infoset {idx} has the wrong first sequence")
-        seq_infoset[spec.player].extend([idx] * len(spec.actions))
-        seq_action[spec.player].extend(range(len(spec.actions)))
+    # Infosets: nodes, labels and sequence numbering (per player, infosets in order, each
+    # numbered from one past the last sequence of the player's previous one).
+    n_actions = np.fromiter((len(i.actions) for i in infosets), dtype=np.int64, count=n_inf)
+    seq_inf_arrays: list[npt.NDArray[np.int32]] = []
+    seq_act_arrays: list[npt.NDArray[np.int32]] = []
+    first_wrong = n_inf
+    minus_one = np.full(1, -1, dtype=np.int32)
+    for p in range(n_players):
+        mine_idx = np.flatnonzero(info_player == p)
+        size = n_actions[mine_idx]
+        numbered = 1 + np.cumsum(size) - size
+        wrong = np.flatnonzero(info_first[mine_idx] != numbered)
+        if wrong.size:
+            first_wrong = min(first_wrong, int(mine_idx[wrong[0]]))
+        seq_inf_arrays.append(
+            np.concatenate((minus_one, np.repeat(mine_idx, size)), dtype=np.int32)
+        )
+        seq_act_arrays.append(np.concatenate((minus_one, block_offsets(size)), dtype=np.int32))
+    if first_wrong < n_inf:
+        raise ValueError(f"tree_game: infoset {first_wrong} has the wrong first sequence")
     by_infoset = np.argsort(d_inf, kind="stable")
     bounds = np.searchsorted(d_inf[by_infoset], np.arange(n_inf + 1))
     sorted_nodes = decisions[by_infoset].tolist()
+    # Every infoset has a node, and infosets are numbered by their first node (the first
+    # failing infoset, in order, names the error).
+    empty = np.flatnonzero(bounds[1:] == bounds[:-1])
+    checked = int(empty[0]) if empty.size else n_inf
+    firsts = decisions[by_infoset][bounds[:checked]] if checked else decisions[:0]
+    unordered = np.flatnonzero(firsts[1:] < firsts[:-1])
+    if unordered.size:
+        raise ValueError("tree_game: infosets must be numbered by their first node")
+    if checked < n_inf:
+        raise ValueError(f"tree_game: infoset {checked} has no node")
     infos: list[Infoset] = []
-    for idx, spec in enumerate(infosets):
-        lo, hi = int(bounds[idx]), int(bounds[idx + 1])
-        if lo == hi:
-            raise ValueError(f"tree_game: infoset {idx} has no node")
-        nodes = tuple(sorted_nodes[lo:hi])
-        if nodes[0] < (infos[-1].nodes[0] if infos else -1):
-            raise ValueError("tree_game: infosets must be numbered by their first node")
-        infos.append(
-            Infoset(
-                index=idx,
-                player=spec.player,
-                key=spec.key,
-                actions=spec.actions,
-                nodes=nodes,
-                parent_sequence=spec.parent_sequence,
-                first_sequence=spec.first_sequence,
-            )
+    new_infoset = object.__new__
+    for idx, spec, lo, hi in zip(
+        range(n_inf), infosets, bounds[:-1].tolist(), bounds[1:].tolist(), strict=True
+    ):
+        # ``Infoset(...)`` field by field, without the frozen dataclass's ``__setattr__``s.
+        made: Infoset = new_infoset(Infoset)
+        made.__dict__.update(
+            index=idx,
+            player=spec.player,
+            key=spec.key,
+            actions=spec.actions,
+            nodes=tuple(sorted_nodes[lo:hi]),
+            parent_sequence=spec.parent_sequence,
+            first_sequence=spec.first_sequence,
         )
+        infos.append(made)
     # Each decision lists its infoset's actions: compared by identity (builders share the
     # tuple), by value where the objects differ.
     label_id = np.fromiter(map(id, labels), dtype=np.uint64, count=n_nodes)[decisions]
@@ -835,34 +859,41 @@ def tree_game(
         raise ValueError("tree_game: terminals have no children, other nodes have some")
     table: list[list[float]] = [[0.0] * n_players]
     row_of = np.zeros(n_nodes, dtype=np.int64)
-    terminal_nodes = np.flatnonzero(terminals).tolist()
-    if len(utility) - list(utility).count(None) != len(terminal_nodes):
-        bad = next(n for n, u in enumerate(utility) if (u is None) == bool(terminals[n]))
+    utility_exact = tuple(utility)
+    if len(utility_exact) != n_nodes:
+        raise ValueError("tree_game: one utility (or None) per node")
+    # Grouped by identity (builders share one tuple among many terminals), on their ids.
+    utility_id = np.fromiter(map(id, utility_exact), dtype=np.uint64, count=n_nodes)
+    held_utility = utility_id != np.uint64(id(None))
+    terminal_nodes = np.flatnonzero(terminals)
+    if int(np.count_nonzero(held_utility)) != terminal_nodes.shape[0]:
+        bad = int(np.flatnonzero(held_utility != terminals)[0])
         if terminals[bad]:
             raise ValueError(f"tree_game: terminal {bad} has no utility")
         raise ValueError("tree_game: only terminals have utilities")
-    at_terminals = [utility[n] for n in terminal_nodes]
-    first_of, row_group = group_by_identity(at_terminals)
+    _, first_of, row_group = np.unique(
+        utility_id[terminal_nodes], return_index=True, return_inverse=True
+    )
+    row_group = row_group.reshape(-1)
     bad_rows: list[int] = []
-    for g, i in enumerate(first_of.tolist()):
-        u = at_terminals[i]
+    for g, i in enumerate(terminal_nodes[first_of].tolist()):
+        u = utility_exact[i]
         if u is None or len(u) != n_players or not all(type(x) is Fraction for x in u):
             bad_rows.append(g)
             u = (Fraction(0),) * n_players
         table.append([float(x) for x in u])
     if bad_rows:  # name the first such terminal
         at = int(np.flatnonzero(np.isin(row_group, bad_rows))[0])
-        bad, u = terminal_nodes[at], at_terminals[at]
-        if u is None:
+        bad = int(terminal_nodes[at])
+        if utility_exact[bad] is None:
             raise ValueError(f"tree_game: terminal {bad} has no utility")
-        raise ValueError(f"tree_game: node {bad} has a bad utility {u!r}")
-    row_of[np.array(terminal_nodes, dtype=np.int64)] = 1 + row_group
+        raise ValueError(f"tree_game: node {bad} has a bad utility {utility_exact[bad]!r}")
+    row_of[terminal_nodes] = 1 + row_group
     utility_arr = np.asarray(table, dtype=np.float64)[row_of]
-    utility_exact = tuple(utility)
     num_parents = np.ones(n_nodes, dtype=np.int32)
     num_parents[0] = 0
-    seq_inf = tuple(np.array(s, dtype=np.int32) for s in seq_infoset)
-    seq_act = tuple(np.array(s, dtype=np.int32) for s in seq_action)
+    seq_inf = tuple(seq_inf_arrays)
+    seq_act = tuple(seq_act_arrays)
     arrays: list[npt.NDArray[np.generic]] = [
         kind_arr,
         player_arr,

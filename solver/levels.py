@@ -168,6 +168,7 @@ class _Dag:
         expect: list[tuple[Fraction, ...] | None] = [None] * n
         win: list[tuple[Fraction, ...] | None] = [None] * n
         as_fractions: dict[tuple[int, ...], tuple[Fraction, ...]] = {}
+        mixed: dict[tuple[int, ...], tuple[tuple[Fraction, ...], tuple[Fraction, ...]]] = {}
         for i in np.flatnonzero(free).tolist():
             e = entries[i]
             if e.kind == TERMINAL:
@@ -181,8 +182,18 @@ class _Dag:
             kids = [c.index for c in e.children]
             if e.kind == CHANCE:
                 assert e.probs is not None
-                expect[i] = _mix(e.probs, [expect[c] for c in kids], players)
-                win[i] = _mix(e.probs, [win[c] for c in kids], players)
+                values = [expect[c] for c in kids]
+                wins = [win[c] for c in kids]
+                # One mixture per distinct (probabilities, children's tuples), by identity:
+                # every tuple keyed on stays alive in ``expect``, ``win`` or the entries.
+                key = (id(e.probs), *map(id, values), *map(id, wins))
+                got = mixed.get(key)
+                if got is None:
+                    got = mixed[key] = (
+                        _mix(e.probs, values, players),
+                        _mix(e.probs, wins, players),
+                    )
+                expect[i], win[i] = got
             else:
                 expect[i], win[i] = expect[kids[0]], win[kids[0]]
         # Every utility compared below, ranked: the comparisons are then exact integer ones.
@@ -406,20 +417,46 @@ class _Kept:
         n_dom = max(1, len(dag.dom_masks))
         pairs = np.unique(group[sel] * n_dom + dag.dom_id[d_ent[sel]])
         pg = pairs // n_dom
-        masks = (pairs % n_dom).tolist()
+        mask_of = pairs % n_dom
         starts = np.flatnonzero(np.concatenate(([True], pg[1:] != pg[:-1])))
-        ends = np.append(starts[1:], pg.shape[0]).tolist()
+        ends = np.append(starts[1:], pg.shape[0])
         groups = pg[starts]
+        # Most groups see one distinct mask: judged once per distinct (actions, mask).
+        one = ends - starts == 1
+        if np.any(one):
+            g_one = groups[one]
+            code = counts[g_one] * n_dom + mask_of[starts[one]]
+            distinct, which = np.unique(code, return_inverse=True)
+            count_of, mask = divmod(distinct, n_dom)
+            judged = np.array(
+                [
+                    self._judge(c, (m,))
+                    for c, m in zip(count_of.tolist(), mask.tolist(), strict=True)
+                ],
+                dtype=np.int64,
+            )
+            out[g_one] = judged[which.reshape(-1)]
+        masks = mask_of.tolist()
+        many = ~one
         for g, a, b, c in zip(
-            groups.tolist(), starts.tolist(), ends, counts[groups].tolist(), strict=True
+            groups[many].tolist(),
+            starts[many].tolist(),
+            ends[many].tolist(),
+            counts[groups[many]].tolist(),
+            strict=True,
         ):
-            key = (c, tuple(masks[a:b]))
-            v = self.judged.get(key)
-            if v is None:
-                kept = _kept_actions([dag.dom_masks[m] for m in key[1]], c)
-                v = self.judged[key] = -1 if len(kept) == c else self._intern(tuple(kept))
-            out[g] = v
+            out[g] = self._judge(c, tuple(masks[a:b]))
         return out
+
+    def _judge(self, count: int, masks: tuple[int, ...]) -> int:
+        """The variant of an information set with ``count`` actions whose histories' engine
+        nodes have the interned domination masks ``masks``."""
+        key = (count, masks)
+        v = self.judged.get(key)
+        if v is None:
+            kept = _kept_actions([self.dag.dom_masks[m] for m in masks], count)
+            v = self.judged[key] = -1 if len(kept) == count else self._intern(tuple(kept))
+        return v
 
     def _intern(self, kept: tuple[int, ...]) -> int:
         v = self.index.get(kept)
@@ -591,7 +628,7 @@ def build_levels(
         group of histories has the same key."""
         events = tuple(itertools.chain.from_iterable([chunk_events[c] for c in chain]))
         bottom: tuple[object, ...] = ()
-        if any(ev.kind is _RETURNED for ev in events):
+        if need_full and any(ev.kind is _RETURNED for ev in events):
             bottom = knows_bottom(e.state._replace(log=full_log(fid)), p) or ()
         ids = tuple(itertools.chain.from_iterable([event_ids(c) for c in chain]))
         unique = (e.pub, bottom, ids)
@@ -603,9 +640,9 @@ def build_levels(
         unique_keys[unique] = len(unique_keys)
         return (events, bottom)
 
-    def infoset_key(e: _Entry, events: tuple[object, ...], bottom: tuple[object, ...]) -> Hashable:
-        from .endgame import InfosetKey
+    from .endgame import InfosetKey
 
+    def infoset_key(e: _Entry, events: tuple[object, ...], bottom: tuple[object, ...]) -> Hashable:
         head, tail = walker.pub_views[e.pub]
         return InfosetKey((*head, bottom, *tail, events))
 
@@ -832,10 +869,11 @@ def _freeze(
     n = int(kind.shape[0])
     player = np.full(n, -1, dtype=np.int64)
     # Per-node fields as object arrays filled per kind (numpy copies the references).
-    labels = _objects([()] * n)
-    probs = _objects([None] * n)
-    utility = _objects([None] * n)
-    node_key = _objects([None] * n)
+    labels = np.empty(n, dtype=object)  # None-filled
+    labels.fill(())
+    probs = np.empty(n, dtype=object)
+    utility = np.empty(n, dtype=object)
+    node_key = np.empty(n, dtype=object)
     # Terminals: the expected utilities and win indicators of their engine node, numbered in
     # node order (node keys are unique).
     terminals = np.flatnonzero(kind == TERMINAL)
