@@ -607,17 +607,38 @@ def build_levels(
         out: list[list[int]] = rows.tolist()
         return out
 
-    def full_log(fid: int) -> tuple[Event, ...]:
-        parts: list[tuple[Event, ...]] = []
-        while fid > 0:
-            edge = full_edge[fid]
+    # Per full-event sequence, its Chancellor returns (all that knows_bottom reads of a log,
+    # with the pile's size), memoised along the sequences' parents.
+    returned_of: dict[int, tuple[Event, ...]] = {0: ()}
+    bottoms: dict[tuple[int, int, int], tuple[object, ...]] = {}
+
+    def returned_log(fid: int) -> tuple[Event, ...]:
+        path: list[int] = []
+        while fid not in returned_of:
+            path.append(fid)
+            fid = full_parent[fid]
+        got = returned_of[fid]
+        for f in reversed(path):
+            edge = full_edge[f]
             if edge < 0:  # a deal's own log
-                parts.append(root_logs[-1 - edge])
+                events = root_logs[-1 - edge]
             else:
                 owner = dag.entries[int(dag.edge_owner[edge])]
-                parts.append(owner.events[edge - int(dag.start[owner.index])])
-            fid = full_parent[fid]
-        return tuple(ev for part in reversed(parts) for ev in part)
+                events = owner.events[edge - int(dag.start[owner.index])]
+            more = tuple([ev for ev in events if ev.kind is _RETURNED])
+            if more:
+                got = got + more
+            returned_of[f] = got
+        return got
+
+    def known_bottom(e: _Entry, p: int, fid: int) -> tuple[object, ...]:
+        """``knows_bottom`` of the history's state (its full log: the returns are enough)."""
+        returned = returned_log(fid)
+        key = (id(returned), e.state.pile.size, p)  # ``returned`` stays in ``returned_of``
+        found = bottoms.get(key)
+        if found is None:
+            found = bottoms[key] = knows_bottom(e.state._replace(log=returned), p) or ()
+        return found
 
     chunk_events = walker.chunk_events
 
@@ -629,7 +650,7 @@ def build_levels(
         events = tuple(itertools.chain.from_iterable([chunk_events[c] for c in chain]))
         bottom: tuple[object, ...] = ()
         if need_full and any(ev.kind is _RETURNED for ev in events):
-            bottom = knows_bottom(e.state._replace(log=full_log(fid)), p) or ()
+            bottom = known_bottom(e, p, fid)
         ids = tuple(itertools.chain.from_iterable([event_ids(c) for c in chain]))
         unique = (e.pub, bottom, ids)
         if unique in unique_keys:
