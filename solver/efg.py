@@ -709,6 +709,11 @@ def tree_game(
         raise ValueError("tree_game needs a tree rooted at node 0")
     if np.any(parent_arr[1:] >= np.arange(1, n_nodes)):
         raise ValueError("tree_game: every parent must come before its children")
+    decides = player_arr[kind_arr == DECISION]
+    if any(not 0 <= spec.player < n_players for spec in infosets) or np.any(
+        (decides < 0) | (decides >= n_players)
+    ):
+        raise ValueError(f"tree_game: a decision's player must be 0..{n_players - 1}")
     counts = np.fromiter(map(len, labels), dtype=np.int64, count=n_nodes)
     child_start = np.zeros(n_nodes + 1, dtype=np.int64)
     np.cumsum(counts, out=child_start[1:])

@@ -89,3 +89,14 @@ def test_a_decision_listing_its_infosets_actions_otherwise_is_refused() -> None:
         decl["labels"][2] = wrong
         with pytest.raises(ValueError, match="node 2 lists its infoset's actions out of order"):
             tree_game(2, **decl)
+
+
+@pytest.mark.parametrize("player", [-1, 2])
+def test_a_decision_of_no_player_is_refused(player: int) -> None:
+    """An infoset (and its nodes) of a player the game does not have: refused, not wrapped
+    around to the last player (-1) nor left out of every player's sequences."""
+    decl = declaration()
+    decl["player"] = [-1, player, player, -1, -1, -1, -1]
+    decl["infosets"] = [InfosetSpec(player, "I", ("a", "b"), 0, 1)]
+    with pytest.raises(ValueError, match=r"a decision's player must be 0\.\.1"):
+        tree_game(2, **decl)
