@@ -52,8 +52,10 @@ __all__ = [
     "knows",
     "knows_bottom",
     "position_exclusions",
+    "position_sights",
     "position_tie",
     "public_exclusions",
+    "public_sights",
     "public_tie",
 ]
 
@@ -340,13 +342,16 @@ def public_tie(state: State) -> tuple[int, int] | None:
     (:func:`knowledge_table`)."""
     if _has_play(state.log):
         return None
-    return position_tie(
-        state.players,
-        state.phase,
-        state.turn,
-        tuple(s.discards for s in state.seats),
-        tuple(s.out for s in state.seats),
-    )
+    return position_tie(*_pile_view(state))
+
+
+def _pile_view(
+    state: State,
+) -> tuple[int, Phase, int, tuple[tuple[Card, ...], ...], tuple[bool, ...]]:
+    """What the readings of a position's discard piles take: the number of players, the
+    phase, the seat whose turn it is, the discard piles and who is out."""
+    discards = tuple(s.discards for s in state.seats)
+    return state.players, state.phase, state.turn, discards, tuple(s.out for s in state.seats)
 
 
 def _has_play(events: Sequence[Event]) -> bool:
@@ -540,6 +545,50 @@ def position_tie(
     if mine_pile and mine_pile[-1] is Card.HANDMAID:
         return None
     return (mover, other)
+
+
+def position_sights(
+    players: int,
+    phase: Phase,
+    turn: int,
+    discards: Sequence[tuple[Card, ...]],
+    out: Sequence[bool],
+) -> tuple[tuple[int, int], ...]:
+    """What a seat has privately seen of another's hand, read off the discard piles of a
+    two-player position without its log (see :func:`position_exclusions`): ``(observer,
+    seat)`` when ``observer`` knows the card ``seat`` held before its turn's draw (its older
+    card; the seat to move has only drawn since the other seat's last play, which is the
+    other seat's top discard with no Prince under it). The seat to move was not protected
+    (its top discard is no Handmaid: a Handmaid there may have protected it), both are still
+    in, and the other seat's last play was
+
+    * a Priest: its player saw the seat to move's card, ``(other, seat to move)``;
+    * a King: the two seats swapped hands, each knows the card it handed over,
+      ``(other, seat to move)`` and ``(seat to move, other)``.
+
+    Which of the seat to move's two cards is the older one the piles do not say: each deal
+    of a solver's root gives it in either order."""
+    if not _at_a_two_player_turn(players, phase, out):
+        return ()
+    mover = turn
+    other = 1 - mover
+    mine_pile = discards[mover]
+    if mine_pile and mine_pile[-1] is Card.HANDMAID:
+        return ()
+    theirs = _played_top(discards[other])
+    if theirs is Card.PRIEST:
+        return ((other, mover),)
+    if theirs is Card.KING:
+        return ((other, mover), (mover, other))
+    return ()
+
+
+def public_sights(state: State) -> tuple[tuple[int, int], ...]:
+    """:func:`position_sights` of a position without its log (or whose log has no card
+    played); with a log, what each seat saw is in its events (:func:`knowledge_table`)."""
+    if _has_play(state.log):
+        return ()
+    return position_sights(*_pile_view(state))
 
 
 def _at_a_two_player_turn(players: int, phase: Phase, out: Sequence[bool]) -> bool:

@@ -57,7 +57,9 @@ The first as P1 sees it (``format_position(state, seat=0)``)::
 (``State.log``: who saw what) is history and is not written. So for every state ``s``
 reached by play, ``parse_position(format_position(s)) == position_of(s)`` where
 :func:`position_of` drops the log. Knowledge that came from the log (a Priest's look) is
-therefore not in a full position string.
+therefore not in a full position string; what the discard piles alone show for sure is read
+off them (:func:`loveformal.knowledge.position_sights`, ``position_exclusions``,
+``position_tie``).
 
 **A seat's view.** ``format_position(state, seat=P)`` writes what ``P`` knows: other seats'
 hands as ``?`` (one per card) except the cards ``P`` knows they hold

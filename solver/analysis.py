@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from loveformal.actions import Action
-from loveformal.cards import sort_cards
+from loveformal.cards import Card, sort_cards
 from loveformal.engine import current_player, legal_actions
 from loveformal.errors import MalformedInput
 from loveformal.events import EventKind
@@ -69,6 +69,7 @@ from .endgame import (
     Endgame,
     Prior,
     Progress,
+    UnknownOlderCard,
     Utility,
     accepts,
     actual_deal,
@@ -76,6 +77,7 @@ from .endgame import (
     deal_state,
     enumerate_deals,
     equivalent_actions,
+    pile_sights,
     terminal_winners,
 )
 from .expectimax import Policy, best_response, exact_number, exact_policy
@@ -248,13 +250,15 @@ def _decides_at_root(state: State, seat: int) -> bool:
     return state.phase not in CHANCE_PHASES and current_player(state) == seat
 
 
-def _root_infoset(eg: Endgame, seat: int, prior: bool) -> Infoset | None:
+def _root_infoset(eg: Endgame, seat: int, prior: bool, older: Card | None = None) -> Infoset | None:
     """The seat's information set at the root for its actual hand, if it decides there (and,
-    with a ``prior``, if the prior leaves its actual hand possible)."""
+    with a ``prior``, if the prior leaves its actual hand possible); ``older``: see
+    :func:`~loveformal.solver.endgame.actual_deal`, which raises
+    :class:`~loveformal.solver.endgame.UnknownOlderCard` if it is needed and missing."""
     state = eg.root
     if not _decides_at_root(state, seat):
         return None
-    actual = deal_state(state, actual_deal(state, eg.knower))
+    actual = deal_state(state, actual_deal(state, eg.knower, older))
     key = observation(actual, seat).key
     # A scan by equality, not ``Game.infoset_index``: its table hashes every infoset key (the
     # events' enum fields are slow to hash), and the root's infosets are numbered first.
@@ -588,6 +592,7 @@ def solve_position(
     progress: Progress | None = None,
     reduce: bool = False,
     lp_progress: StepProgress | None = None,
+    older: Card | None = None,
 ) -> EndgameResult:
     """Solve the rest of the round from ``state`` for ``seat`` (default: the seat to act).
 
@@ -604,10 +609,25 @@ def solve_position(
     ``progress`` hears of the build, ``lp_progress`` of each restricted LP of the equilibrium
     (:func:`~loveformal.solver.seqform.solve`). Runs with the garbage collector paused
     (:func:`~loveformal.solver.efg.gc_paused`).
+
+    ``older`` is the seat to move's card from before its draw, which its information set at
+    the root needs when the discard piles show that another seat saw it or was handed it (a
+    Priest's look, a King's swap) and its two cards differ: without it there is no action
+    table, only the value (a note says so).
     """
     with gc_paused():
         return _solve_position(
-            state, seat, utility, opponents, max_nodes, prior, pimc, progress, reduce, lp_progress
+            state,
+            seat,
+            utility,
+            opponents,
+            max_nodes,
+            prior,
+            pimc,
+            progress,
+            reduce,
+            lp_progress,
+            older,
         )
 
 
@@ -622,6 +642,7 @@ def _solve_position(
     progress: Progress | None,
     reduce: bool,
     lp_progress: StepProgress | None,
+    older: Card | None,
 ) -> EndgameResult:
     t0 = time.perf_counter()
     players = state.players
@@ -632,6 +653,12 @@ def _solve_position(
         raise MalformedInput(f"there is no seat {seat_name(seat)} (P1..P{players})")
     if state.seats[seat].out:
         raise MalformedInput(f"{seat_name(seat)} is out of the round: nothing to solve for it")
+    held = state.seats[state.turn].hand
+    if older is not None and older not in held:
+        raise MalformedInput(
+            f"older card: {seat_name(state.turn)} (the seat to move) holds "
+            f"{', '.join(c.title for c in held) or 'no card'}, no {older.title}"
+        )
     equilibrium = players == 2 and opponents is None
     if not equilibrium and opponents is None:
         opponents = "random"
@@ -654,16 +681,25 @@ def _solve_position(
     sizes = EndgameSizes(
         gs.deals, gs.nodes, gs.terminals, gs.infosets, gs.sequences, eg.full_histories
     )
-    info = _root_infoset(eg, seat, prior is not None)
-    root_p = _root_probs(game)
     notes: list[str] = list(model_notes)
-    if info is None and _decides_at_root(state, seat):
+    older_unknown = False
+    try:
+        info = _root_infoset(eg, seat, prior is not None, older)
+    except UnknownOlderCard as exc:
+        info, older_unknown = None, True
+        notes.append(
+            f"{exc}: no action table (its information set is one of two; give the card it "
+            "held before its draw, --older CARD, for its table); the game value does not "
+            "depend on it"
+        )
+    root_p = _root_probs(game)
+    if info is None and not older_unknown and _decides_at_root(state, seat):
         notes.append(
             f"the prior gives {seat_name(seat)}'s actual hand "
             f"({', '.join(c.title for c in state.seats[seat].hand)}) probability 0: no action "
             "table (the game value is still the prior's)"
         )
-    elif info is None:
+    elif info is None and not older_unknown:
         notes.append(
             f"{seat_name(seat)} does not decide at the root (the next step is "
             + ("a draw" if state.phase in CHANCE_PHASES else f"{seat_name(state.turn)}'s")
@@ -689,7 +725,17 @@ def _solve_position(
             f"{seat_name(b)}): each deal gives {seat_name(b)} an older card of the value of "
             f"{seat_name(a)}'s card, and both seats know both cards"
         )
-    if seen:
+    shown = pile_sights(state) if eg.knower is None else {}
+    for b, sights in shown.items():
+        for sight in sights:
+            a = sight.observer
+            notes.append(
+                f"the discard piles show that {seat_name(a)} knows {seat_name(b)}'s card from "
+                f"before its draw ({seat_name(a if b == state.turn else b)}'s "
+                f"{state.seats[a if b == state.turn else b].discards[-1].title}): each deal "
+                f"carries that knowledge, as its cards make it"
+            )
+    if seen and eg.knower is not None:
         notes.append(
             f"the deals are those {seat_name(seat)} cannot rule out; each carries what the "
             "others knew of the hands before the position, as that deal makes it, and the "
@@ -715,7 +761,7 @@ def _solve_position(
             "values are for its actual hand"
         )
     if equilibrium:
-        result = _equilibrium(eg, seat, info, root_p, seconds, pimc, lp_progress)
+        result = _equilibrium(eg, seat, info, root_p, seconds, pimc, lp_progress, older)
         method = "sequence-form LP (HiGHS) + exact certificate"
         opp_text = None
         if result[4]:
@@ -776,6 +822,7 @@ def _equilibrium(
     seconds: dict[str, float],
     with_pimc: bool,
     lp_progress: StepProgress | None,
+    older: Card | None,
 ) -> _Outcome:
     game = eg.game
     sign = 1 if seat == 0 else -1
@@ -828,16 +875,18 @@ def _equilibrium(
                     pimc=None if pim is None else sign * pim[a],
                 )
             )
-        actions = _with_equivalents(eg, actions)
+        actions = _with_equivalents(eg, actions, older)
     # The certified figure, not the LP's float (which can lie 1e-16 outside the bracket).
     value_float = float(value if value is not None else (bracket[0] + bracket[1]) / 2)
     return value, value_float, bracket, cert.exploitability, actions, pimc_value
 
 
-def _with_equivalents(eg: Endgame, actions: list[ActionResult]) -> list[ActionResult]:
+def _with_equivalents(
+    eg: Endgame, actions: list[ActionResult], older: Card | None
+) -> list[ActionResult]:
     """Every legal action of the seat's actual position, in the engine's order: the merged
     (equivalent) guesses take their kept guess's value, win probability and PIMC value."""
-    actual = deal_state(eg.root, actual_deal(eg.root, eg.knower))
+    actual = deal_state(eg.root, actual_deal(eg.root, eg.knower, older))
     merged = equivalent_actions(actual)
     if not merged:
         return actions

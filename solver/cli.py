@@ -3,6 +3,7 @@
     loveformal solve POSITION [--seat P1] [--json] [--graph FILE] [--max-nodes N]
                               [--utility round|tokens] [--opponents MODEL | P2=MODEL,...]
                               [--prior FILE.py:NAME] [--no-pimc] [--reduce | --full]
+                              [--older CARD]
 
 ``POSITION`` is a position in the one-line notation (:mod:`loveformal.notation`) or the path of
 a scenario file (``.toml``): its position under its first ruleset, after its moves. Bad input
@@ -23,6 +24,7 @@ from typing import Annotated, Any
 
 import typer
 
+from loveformal.cards import Card
 from loveformal.errors import LoveformalError, MalformedInput
 from loveformal.notation import parse_position
 from loveformal.paths import kind, not_a_file, unwritable_file
@@ -239,6 +241,14 @@ def solve_command(
             "subtrees left out; same value) or the full tree.",
         ),
     ] = True,
+    older: Annotated[
+        str | None,
+        typer.Option(
+            help="The card the seat to move held before its draw, when the discard piles "
+            "show the other seat saw it or was handed it (a Priest or King on top of that "
+            "seat's pile) and its two cards differ: its action table needs it."
+        ),
+    ] = None,
 ) -> None:
     """Solve the rest of the round exactly: equilibrium (2 players) or best response."""
     if graph is not None:
@@ -255,6 +265,10 @@ def solve_command(
             raise MalformedInput(f"--utility: expected one of {', '.join(UTILITIES)}")
         model = None if opponents is None else parse_opponents(opponents, state.players)
         deal_prior = None if prior is None else load_function(prior, "--prior")
+        try:
+            older_card = None if older is None else Card.parse(older)
+        except KeyError as exc:
+            raise MalformedInput(f"--older: {exc.args[0]}") from None
         util: Utility = utility
         started = time.perf_counter()
         last = [started]
@@ -296,6 +310,7 @@ def solve_command(
             progress=progress,
             reduce=reduce,
             lp_progress=lp_progress,
+            older=older_card,
         )
     except (LoveformalError, ValueError) as exc:
         raise _fail(str(exc)) from None

@@ -144,6 +144,7 @@ from loveformal.knowledge import (
     knowledge_unsure_to,
     knows_bottom,
     public_exclusions,
+    public_sights,
     public_tie,
 )
 from loveformal.observation import observation
@@ -166,12 +167,15 @@ __all__ = [
     "EndgameTooLarge",
     "Progress",
     "Reductions",
+    "UnknownOlderCard",
     "Utility",
+    "actual_deal",
     "build_endgame",
     "deal_state",
     "enumerate_deals",
     "equivalent_actions",
     "extend_strategy",
+    "pile_sights",
     "state_cap",
     "terminal_utility",
     "terminal_winners",
@@ -656,6 +660,18 @@ def _sights(state: State, knower: int) -> dict[int, tuple[_Sight, ...]]:
     return {t: tuple(found[t]) for t in sorted(found)}
 
 
+def pile_sights(state: State) -> dict[int, tuple[_Sight, ...]]:
+    """:func:`_sights` read off the discard piles of a position without its log
+    (:func:`~loveformal.knowledge.public_sights`: a Priest's look, a King's swap): each
+    observer knows the seen seat's older card. Unlike a look in the log they are not fixed
+    by the position's cards (which of the seat to move's cards is the older one the piles
+    do not say), so each deal carries them, for every seat, as its own cards make them."""
+    found: dict[int, tuple[_Sight, ...]] = {}
+    for observer, seat in public_sights(state):
+        found[seat] = (*found.get(seat, ()), _Sight(observer, 1, ()))
+    return found
+
+
 def _sight_event(seat: int, sight: _Sight, older: Sequence[Card], new: Sequence[Card]) -> Event:
     """The event by which ``sight.observer`` knows ``seat`` holds ``older`` among its older
     cards and ``new`` in the new places it knows: a look at the hand (a Priest's, as
@@ -801,6 +817,7 @@ def enumerate_deals(
     ruled_out = public_exclusions(state)
     tie = public_tie(state)
     sights = _sights(state, knower) if knower is not None else {}
+    sights = sights or pile_sights(state)
     # Seats whose hands are weighed by the order of their cards: two cards or more, told
     # apart by what is known of the older and the new ones (a ruled-out kind that is not
     # unseen tells nothing).
@@ -999,15 +1016,59 @@ def deal_state(state: State, deal: Deal) -> State:
     return state._replace(seats=seats, pile=pile, set_aside=deal.set_aside, log=log + deal.seen)
 
 
-def actual_deal(state: State, knower: int | None = None) -> Deal:
+class UnknownOlderCard(LoveformalError):
+    """The position's own deal needs the older card of a seat's two-card hand, which the
+    position does not say (:func:`actual_deal`)."""
+
+
+def actual_deal(state: State, knower: int | None = None, older: Card | None = None) -> Deal:
     """The deal that ``state`` itself is (its hands, set-aside card, unseen pile and
     returned tail; with ``knower``, what the other seats know of the hands, as
-    ``enumerate_deals(knower=...)``'s deals carry it)."""
+    ``enumerate_deals(knower=...)``'s deals carry it).
+
+    What the discard piles show a seat saw of the seat to move's older card (a Priest's
+    look, a King's swap: :func:`pile_sights`) needs that card: the seat to move's card
+    before its draw, ``older`` if given (:class:`MalformedInput` if it holds no such card),
+    else the card of its hand when its cards are alike; :class:`UnknownOlderCard` if its two
+    cards differ and ``older`` is not given."""
     tail = returned_tail(state)[0]
     cards = list(state.pile.cards())
     rest = cards[: len(cards) - len(tail)]
     hands = tuple(s.hand for s in state.seats)
+    mover = state.turn
+    if older is not None and older not in hands[mover]:
+        raise MalformedInput(
+            f"older card: {seat_name(mover)} holds "
+            f"{', '.join(c.title for c in hands[mover]) or 'no card'}, no {older.title}"
+        )
     seen = _actual_sight_events(state, knower) if knower is not None else ()
+    if not seen:
+        for seat, sights in pile_sights(state).items():
+            hand = hands[seat]
+            ruled_out = public_exclusions(state).get(seat, ())
+            can = sort_cards({c for c in hand if len(ruled_out) > 1 or fits((c,), ruled_out)})
+            can = can or sort_cards(set(hand))  # none fits: the deal is refused later
+            if older is not None and seat == mover and older not in can:
+                raise MalformedInput(
+                    f"older card: {seat_name(mover)}'s card from before its draw cannot be "
+                    f"the {older.title} (the discard piles rule it out)"
+                )
+            if len(can) == 1 or seat != mover:
+                card = can[0]
+            elif older is not None:
+                card = older
+            else:
+                shown = ", ".join(
+                    f"{seat_name(s.observer)}'s {state.seats[s.observer].discards[-1].title}"
+                    for s in sights
+                )
+                raise UnknownOlderCard(
+                    f"the discard piles show that {seat_name(seat)}'s card from before its "
+                    f"draw is known to the other seat ({shown} on top of its discard pile), "
+                    f"and the position does not say which of "
+                    f"{', '.join(c.title for c in can)} that card is"
+                )
+            seen += tuple(_sight_event(seat, sight, (card,), ()) for sight in sights)
     compared = _tie_events(state, public_tie(state), hands)
     return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail, compared + seen)
 

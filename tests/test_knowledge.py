@@ -634,3 +634,57 @@ def test_the_pile_inference_check_catches_a_tie_under_a_handmaid() -> None:
         return found
 
     assert _first_false_pile_inference(handmaid_on_top, position_tie, 400, 21) is not None
+
+
+def _first_false_sight(
+    sights: Callable[..., tuple[tuple[int, int], ...]],
+    games: int,
+    seed: int,
+    checked: Counter[str] | None = None,
+) -> str | None:
+    """Random two-player rounds of every preset: the first state where a seat said to know
+    another's card (``sights``, as :func:`position_sights`) does not know it by the log, or
+    knows a card that seat does not hold; None if there is none."""
+    rng = random.Random(seed)
+    for name in preset_names():
+        ruleset = make_ruleset(name)
+        if ruleset.min_players > 2:
+            continue
+        for _ in range(games):
+            s = new_match(ruleset, 2)
+            while not s.round_over:
+                s, _ = random_step(s, rng)
+                piles = tuple(x.discards for x in s.seats)
+                out = tuple(x.out for x in s.seats)
+                for observer, seat in sights(2, s.phase, s.turn, piles, out):
+                    if checked is not None:
+                        checked["mover" if seat == s.turn else "other"] += 1
+                    known = knowledge_table(s, observer).get(seat, ())
+                    # (it may know more: a card drawn off its Chancellor's returns)
+                    if not known or Counter(known) - Counter(s.seats[seat].hand):
+                        return f"{name}: {observer} of {seat}: {known}, {s}"
+    return None
+
+
+def test_what_the_piles_show_a_seat_saw_it_knows_in_every_round_played() -> None:
+    """A Priest's look and a King's swap read off the piles (:func:`position_sights`): the
+    observer knows the card by the log, and the seen seat holds it."""
+    from loveformal.knowledge import position_sights
+
+    checked: Counter[str] = Counter()
+    assert _first_false_sight(position_sights, 120, 31, checked) is None
+    assert min(checked["mover"], checked["other"]) >= 50, checked
+
+
+def test_the_sight_check_catches_a_look_through_a_handmaid() -> None:
+    """A planted bug: a Priest on top of the other seat's pile taken as a look even when a
+    Handmaid on the seat to move's pile may have protected it."""
+
+    def any_priest(players: int, phase: Phase, turn: int, discards: Any, out: Any) -> Any:
+        top = discards[1 - turn][-2:]
+        playing = phase in (Phase.PLAY, Phase.TURN_DRAW)
+        if playing and top[-1:] == (Card.PRIEST,) and top[:1] != (Card.PRINCE,) and not any(out):
+            return ((1 - turn, turn),)
+        return ()
+
+    assert _first_false_sight(any_priest, 120, 31) is not None

@@ -583,3 +583,22 @@ def test_a_baron_tie_from_the_piles_agrees_with_openspiel() -> None:
     game = load_game(BARON_TIE, merge_dead_guesses=True)
     check_lp_agrees(game, p1_value(r))
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+
+
+PRIEST_LOOK = (
+    "classic 2p r1 start:P1 | P1 Guard,Priest d:Guard,Prince,Baron*2 t0 | P2 Countess "
+    "d:Handmaid*2,Priest t0 | deck - / Guard,Princess | aside Guard | up Prince,King,Guard | "
+    "play P1"
+)
+"""P2's last play was a Priest on P1, unprotected: P2 knows P1's older card."""
+
+
+def test_a_priests_look_from_the_piles_agrees_with_openspiel() -> None:
+    """The deals carry P2's look at P1's older card in their logs, so OpenSpiel's
+    information states tell them apart as ours do: its LP gives our value (3/10, which an
+    independent implementation also gives; 1/3 without the look)."""
+    r = ours(PRIEST_LOOK)
+    assert r.value == Fraction(3, 10)
+    game = load_game(PRIEST_LOOK, merge_dead_guesses=True)
+    check_lp_agrees(game, p1_value(r))
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)

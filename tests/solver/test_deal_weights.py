@@ -51,8 +51,11 @@ def _normalised(weights: dict[DealKey, Fraction]) -> dict[DealKey, Fraction]:
 
 
 def _deal_weights(s: State) -> dict[DealKey, Fraction]:
-    deals = enumerate_deals(s)
-    return _normalised({(d.hands, d.set_aside, d.pile, d.bottom): d.weight for d in deals})
+    weights: dict[DealKey, Fraction] = {}
+    for d in enumerate_deals(s):  # a deal split by what the seats saw is one deal of cards
+        key = (d.hands, d.set_aside, d.pile, d.bottom)
+        weights[key] = weights.get(key, Fraction(0)) + d.weight
+    return _normalised(weights)
 
 
 def _newest(s: State, observer: int, seat: int) -> tuple[Card | None, ...]:

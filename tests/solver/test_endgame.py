@@ -209,7 +209,11 @@ def test_merging_dead_guesses_keeps_the_value() -> None:
     ],
 )
 def test_certified_exploitability(preset: str, k: int, seed: int) -> None:
-    r = solve_position(endgame(preset, k, seed), pimc=False)
+    state = endgame(preset, k, seed)
+    r = solve_position(state, pimc=False)
+    if not r.actions:  # the piles show a look at the older card: the table needs that card
+        assert any("--older" in n for n in r.notes)
+        r = solve_position(state, pimc=False, older=state.seats[state.turn].hand[0])
     assert r.exploitability is not None and r.exploitability <= EPS
     assert r.bracket is not None
     lo, hi = r.bracket
@@ -948,3 +952,59 @@ def test_the_heuristic_knows_only_the_card_a_tie_showed() -> None:
     after = apply(dealt, Play(Card.GUARD, target=1, guess=Card.PRINCE))
     assert after.seats[0].hand == (Card.PRINCE,)
     assert not exposed(observation(after, 0))
+
+
+# Classic endgames with three cards left (``bench/solver.py``'s generator, indexes 449 and
+# 403), solved by an independent implementation (written from the rules and the README, not
+# this code) with a King's and a Priest's knowledge drawn: 0.434259 and 0.143452.
+_KING = (
+    "classic 2p r1 start:P1 | P1 Princess d:Prince*2,Guard,King t0 | P2 Priest,Countess "
+    "d:Guard,Priest t0 | deck - / Guard*2,Baron | aside Handmaid | up Guard,Handmaid,Baron | "
+    "play P2"
+)
+_PRIEST = (
+    "classic 2p r1 start:P1 | P1 Handmaid,Prince d:Handmaid,Guard,Priest t0 | P2 Baron "
+    "d:King,Guard,Priest t0 | deck - / Guard*2,Baron | aside Guard | up Princess,Prince,"
+    "Countess | play P1"
+)
+
+
+def test_a_kings_swap_read_off_the_piles_shows_each_seat_the_card_it_gave(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P1's last play was a King on P2, unprotected: each knows the card it handed over, P1
+    P2's older card and P2 P1's card; each deal carries both, as its cards make them. P2's
+    older card is no Countess (P1's King kept none, R4), so it is the Priest, and the action
+    table needs no more. A planted bug: the swap's knowledge left out, the value of the
+    seventeenth session, -0.0204 (P2 knows P1's Princess)."""
+    state = parse_position(_KING)
+    for d in enumerate_deals(state):
+        p1_knows, p2_knows = sorted(d.seen, key=lambda e: e.seat or 0)
+        assert p1_knows.card in d.hands[1] and p1_knows.card is not Card.COUNTESS
+        assert p2_knows.card == d.hands[0][0]
+    r = solve_position(state, pimc=False)
+    assert r.value == Fraction(469, 1080)
+    assert [str(a.action) for a in r.actions] == ["play Priest on P1", "play Countess"]
+    monkeypatch.setattr(endgame_module, "public_sights", lambda state: ())
+    assert solve_position(state, pimc=False).value_float == pytest.approx(-0.02037, abs=1e-5)
+
+
+def test_a_priests_look_read_off_the_piles_needs_the_older_card_for_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P2's last play was a Priest on P1, unprotected: P2 knows P1's older card, the
+    Handmaid or the Prince; the position does not say which, so there is no action table
+    without it (the value is the same either way), and with it the table is P1's. A card
+    P1 does not hold is refused. A planted bug: the look left out, +0.2302."""
+    state = parse_position(_PRIEST)
+    r = solve_position(state, pimc=False)
+    assert r.value == Fraction(241, 1680) and not r.actions
+    assert any("does not say which of Handmaid, Prince" in n for n in r.notes)
+    for older in (Card.HANDMAID, Card.PRINCE):
+        r = solve_position(state, pimc=False, older=older)
+        assert r.value == Fraction(241, 1680)
+        assert str(r.actions[0].action) == "play Handmaid"
+    with pytest.raises(MalformedInput, match="holds Handmaid, Prince, no King"):
+        solve_position(state, pimc=False, older=Card.KING)
+    monkeypatch.setattr(endgame_module, "public_sights", lambda state: ())
+    assert solve_position(state, pimc=False).value_float == pytest.approx(0.230159, abs=1e-6)

@@ -173,7 +173,7 @@ KNOWN = [
     ("classic", 1, 2, Fraction(1, 30)),
     ("classic", 2, 0, Fraction(-16, 45)),
     ("classic", 2, 1, Fraction(17, 45)),
-    ("classic", 2, 2, Fraction(1, 3)),
+    ("classic", 2, 2, Fraction(3, 10)),  # 1/3 before the Priest on the piles (independent: 0.3)
     ("classic", 3, 0, Fraction(46, 315)),
     ("z2019", 1, 0, Fraction(13, 30)),
     ("z2019", 1, 1, Fraction(-2, 5)),

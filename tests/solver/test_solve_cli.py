@@ -116,6 +116,8 @@ P2 = ["Priest", "Baron", "Prince", "Handmaid"]
         ((K6, "--max-nodes", "200000"), "estimated at"),
         ((D, "--seat", "P9"), "P9"),
         ((D, "--utility", "money"), "--utility"),
+        ((D, "--older", "Kng"), "--older: unknown card 'Kng'"),
+        ((D, "--older", "King"), "older card: P1 (the seat to move) holds"),
     ],
 )
 def test_bad_input_exits_2(args: tuple[str, ...], message: str) -> None:
