@@ -74,6 +74,7 @@ from .endgame import (
     accepts,
     actual_deal,
     build_endgame,
+    check_older,
     deal_state,
     enumerate_deals,
     equivalent_actions,
@@ -653,12 +654,7 @@ def _solve_position(
         raise MalformedInput(f"there is no seat {seat_name(seat)} (P1..P{players})")
     if state.seats[seat].out:
         raise MalformedInput(f"{seat_name(seat)} is out of the round: nothing to solve for it")
-    held = state.seats[state.turn].hand
-    if older is not None and older not in held:
-        raise MalformedInput(
-            f"older card: {seat_name(state.turn)} (the seat to move) holds "
-            f"{', '.join(c.title for c in held) or 'no card'}, no {older.title}"
-        )
+    check_older(state, older)  # before the build, not after it
     equilibrium = players == 2 and opponents is None
     if not equilibrium and opponents is None:
         opponents = "random"
@@ -729,11 +725,12 @@ def _solve_position(
     for b, sights in shown.items():
         for sight in sights:
             a = sight.observer
+            player = a if b == state.turn else b  # the other seat, whose Priest or King it was
             notes.append(
                 f"the discard piles show that {seat_name(a)} knows {seat_name(b)}'s card from "
-                f"before its draw ({seat_name(a if b == state.turn else b)}'s "
-                f"{state.seats[a if b == state.turn else b].discards[-1].title}): each deal "
-                f"carries that knowledge, as its cards make it"
+                f"before its draw ({seat_name(player)}'s "
+                f"{state.seats[player].discards[-1].title}): each deal carries that "
+                "knowledge, as its cards make it"
             )
     if seen and eg.knower is not None:
         notes.append(

@@ -171,6 +171,7 @@ __all__ = [
     "Utility",
     "actual_deal",
     "build_endgame",
+    "check_older",
     "deal_state",
     "enumerate_deals",
     "equivalent_actions",
@@ -1016,6 +1017,17 @@ def deal_state(state: State, deal: Deal) -> State:
     return state._replace(seats=seats, pile=pile, set_aside=deal.set_aside, log=log + deal.seen)
 
 
+def check_older(state: State, older: Card | None) -> None:
+    """:class:`MalformedInput` unless ``older`` (the seat to move's card from before its
+    draw, :func:`actual_deal`) is ``None`` or a card the seat to move holds."""
+    held = state.seats[state.turn].hand
+    if older is not None and older not in held:
+        raise MalformedInput(
+            f"older card: {seat_name(state.turn)} (the seat to move) holds "
+            f"{', '.join(c.title for c in held) or 'no card'}, no {older.title}"
+        )
+
+
 class UnknownOlderCard(LoveformalError):
     """The position's own deal needs the older card of a seat's two-card hand, which the
     position does not say (:func:`actual_deal`)."""
@@ -1036,39 +1048,36 @@ def actual_deal(state: State, knower: int | None = None, older: Card | None = No
     rest = cards[: len(cards) - len(tail)]
     hands = tuple(s.hand for s in state.seats)
     mover = state.turn
-    if older is not None and older not in hands[mover]:
-        raise MalformedInput(
-            f"older card: {seat_name(mover)} holds "
-            f"{', '.join(c.title for c in hands[mover]) or 'no card'}, no {older.title}"
-        )
+    check_older(state, older)
     seen = _actual_sight_events(state, knower) if knower is not None else ()
-    if not seen:
-        for seat, sights in pile_sights(state).items():
-            hand = hands[seat]
-            ruled_out = public_exclusions(state).get(seat, ())
-            can = sort_cards({c for c in hand if len(ruled_out) > 1 or fits((c,), ruled_out)})
-            can = can or sort_cards(set(hand))  # none fits: the deal is refused later
-            if older is not None and seat == mover and older not in can:
-                raise MalformedInput(
-                    f"older card: {seat_name(mover)}'s card from before its draw cannot be "
-                    f"the {older.title} (the discard piles rule it out)"
-                )
-            if len(can) == 1 or seat != mover:
-                card = can[0]
-            elif older is not None:
-                card = older
-            else:
-                shown = ", ".join(
-                    f"{seat_name(s.observer)}'s {state.seats[s.observer].discards[-1].title}"
-                    for s in sights
-                )
-                raise UnknownOlderCard(
-                    f"the discard piles show that {seat_name(seat)}'s card from before its "
-                    f"draw is known to the other seat ({shown} on top of its discard pile), "
-                    f"and the position does not say which of "
-                    f"{', '.join(c.title for c in can)} that card is"
-                )
-            seen += tuple(_sight_event(seat, sight, (card,), ()) for sight in sights)
+    shown = pile_sights(state) if not seen else {}
+    excluded = public_exclusions(state) if shown else {}
+    for seat, sights in shown.items():
+        hand = hands[seat]
+        ruled_out = excluded.get(seat, ())
+        can = sort_cards({c for c in hand if len(ruled_out) > 1 or fits((c,), ruled_out)})
+        can = can or sort_cards(set(hand))  # none fits: the deal is refused later
+        if older is not None and seat == mover and older not in can:
+            raise MalformedInput(
+                f"older card: {seat_name(mover)}'s card from before its draw cannot be "
+                f"the {older.title} (the discard piles rule it out)"
+            )
+        if len(can) == 1 or seat != mover:
+            card = can[0]
+        elif older is not None:
+            card = older
+        else:
+            tops = ", ".join(
+                f"{seat_name(s.observer)}'s {state.seats[s.observer].discards[-1].title}"
+                for s in sights
+            )
+            raise UnknownOlderCard(
+                f"the discard piles show that {seat_name(seat)}'s card from before its "
+                f"draw is known to the other seat ({tops} on top of its discard pile), "
+                f"and the position does not say which of "
+                f"{', '.join(c.title for c in can)} that card is"
+            )
+        seen += tuple(_sight_event(seat, sight, (card,), ()) for sight in sights)
     compared = _tie_events(state, public_tie(state), hands)
     return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail, compared + seen)
 
