@@ -51,9 +51,11 @@ __all__ = [
     "knowledge_unsure_to",
     "knows",
     "knows_bottom",
+    "position_drawn_return",
     "position_exclusions",
     "position_sights",
     "position_tie",
+    "public_drawn_return",
     "public_exclusions",
     "public_sights",
     "public_tie",
@@ -589,6 +591,48 @@ def public_sights(state: State) -> tuple[tuple[int, int], ...]:
     if _has_play(state.log):
         return ()
     return position_sights(*_pile_view(state))
+
+
+def position_drawn_return(
+    players: int,
+    phase: Phase,
+    turn: int,
+    discards: Sequence[tuple[Card, ...]],
+    out: Sequence[bool],
+    pile_size: int,
+    short_deck_returns: bool,
+) -> tuple[int, int] | None:
+    """The card the seat to move has just drawn, known to the other seat because it was that
+    seat's Chancellor return, read off the discard piles and the deck's size of a
+    two-player position without its log: ``(other seat, seat to move)``, or ``None``.
+
+    The other seat's last play (its top discard, with no Prince under it) was a Chancellor:
+    it drew two cards and put two under the deck (one when one card was left, unless
+    ``chancellor_short_deck = no_effect_below_two``: ``short_deck_returns`` false), and the
+    seat to move then drew the deck's top card. With one card left now, the deck held
+    two then, both returns, so the seat to move drew the upper one; with none left (one
+    returned), it drew the only one. Either way the Chancellor's player knows it (rules.md,
+    the Chancellor: returned face down, in the order its player chose). Only at the seat to
+    move's decision (it has drawn); which of its two cards is the new one the notation
+    does not say."""
+    if phase is not Phase.PLAY or not _at_a_two_player_turn(players, phase, out):
+        return None
+    other = 1 - turn
+    if _played_top(discards[other]) is not Card.CHANCELLOR:
+        return None
+    if pile_size == 1 or (pile_size == 0 and short_deck_returns):
+        return (other, turn)
+    return None
+
+
+def public_drawn_return(state: State) -> tuple[int, int] | None:
+    """:func:`position_drawn_return` of a position without its log (or whose log has no card
+    played); with a log, what a seat knows of the cards drawn off its returns is in
+    :func:`drawn_since` and :func:`knowledge_table`."""
+    if _has_play(state.log):
+        return None
+    short = state.rules.options.chancellor_short_deck != "no_effect_below_two"
+    return position_drawn_return(*_pile_view(state), state.pile.size, short)
 
 
 def _at_a_two_player_turn(players: int, phase: Phase, out: Sequence[bool]) -> bool:

@@ -725,6 +725,14 @@ def _solve_position(
     for b, sights in shown.items():
         for sight in sights:
             a = sight.observer
+            if not sight.older:
+                notes.append(
+                    f"the discard piles show that {seat_name(a)} knows the card "
+                    f"{seat_name(b)} has just drawn ({seat_name(a)}'s Chancellor, played last "
+                    f"with two cards in the deck, returned both: {seat_name(b)} drew the upper "
+                    "one): each deal carries that knowledge, as its cards make it"
+                )
+                continue
             player = a if b == state.turn else b  # the other seat, whose Priest or King it was
             notes.append(
                 f"the discard piles show that {seat_name(a)} knows {seat_name(b)}'s card from "

@@ -143,6 +143,7 @@ from loveformal.knowledge import (
     knowledge_table,
     knowledge_unsure_to,
     knows_bottom,
+    public_drawn_return,
     public_exclusions,
     public_sights,
     public_tie,
@@ -662,14 +663,30 @@ def _sights(state: State, knower: int) -> dict[int, tuple[_Sight, ...]]:
 
 
 def pile_sights(state: State) -> dict[int, tuple[_Sight, ...]]:
-    """:func:`_sights` read off the discard piles of a position without its log
-    (:func:`~loveformal.knowledge.public_sights`: a Priest's look, a King's swap): each
-    observer knows the seen seat's older card. Unlike a look in the log they are not fixed
-    by the position's cards (which of the seat to move's cards is the older one the piles
-    do not say), so each deal carries them, for every seat, as its own cards make them."""
+    """:func:`_sights` read off the discard piles of a position without its log: a Priest's
+    look and a King's swap (:func:`~loveformal.knowledge.public_sights`: the observer knows
+    the seen seat's older card), and a Chancellor's return the seat to move has just drawn
+    (:func:`~loveformal.knowledge.public_drawn_return`: the Chancellor's player knows its
+    new card). Unlike a look in the log they are not fixed by the position's cards (which of
+    the seat to move's cards is the older one the piles do not say), so each deal carries
+    them, for every seat, as its own cards make them.
+
+    With the deck empty the round ends with the seat to move's turn, in which no other seat
+    decides (only a Bishop's target does, and no two-player deck has one): what another seat
+    knows then changes neither the value nor any action's value (each deal's split shares
+    depend on the seen hand alone, so the seat to move's information sets hold the same deals
+    in the same proportions), and it is left out, so that the action table needs no older
+    card. What the seat to move knows (the card it handed over with the King) stays."""
+    idle = state.pile.size == 0 and Card.BISHOP not in state.rules.deck(state.players).kinds
+    drawn = public_drawn_return(state)
     found: dict[int, tuple[_Sight, ...]] = {}
-    for observer, seat in public_sights(state):
-        found[seat] = (*found.get(seat, ()), _Sight(observer, 1, ()))
+    for observer, seat, sight in [
+        *((o, s, _Sight(o, 1, ())) for o, s in public_sights(state)),
+        *(() if drawn is None else ((drawn[0], drawn[1], _Sight(drawn[0], 0, (0,))),)),
+    ]:
+        if idle and observer != state.turn:
+            continue
+        found[seat] = (*found.get(seat, ()), sight)
     return found
 
 
@@ -1038,11 +1055,12 @@ def actual_deal(state: State, knower: int | None = None, older: Card | None = No
     returned tail; with ``knower``, what the other seats know of the hands, as
     ``enumerate_deals(knower=...)``'s deals carry it).
 
-    What the discard piles show a seat saw of the seat to move's older card (a Priest's
-    look, a King's swap: :func:`pile_sights`) needs that card: the seat to move's card
-    before its draw, ``older`` if given (:class:`MalformedInput` if it holds no such card),
-    else the card of its hand when its cards are alike; :class:`UnknownOlderCard` if its two
-    cards differ and ``older`` is not given."""
+    What the discard piles show a seat saw of the seat to move's cards (a Priest's look or a
+    King's swap, of its older card; a Chancellor's return it drew, of its new one:
+    :func:`pile_sights`) needs its older card: the seat to move's card before its draw,
+    ``older`` if given (:class:`MalformedInput` if it holds no such card), else the card of
+    its hand when its cards are alike or the piles rule the other out;
+    :class:`UnknownOlderCard` if its two cards differ and ``older`` is not given."""
     tail = returned_tail(state)[0]
     cards = list(state.pile.cards())
     rest = cards[: len(cards) - len(tail)]
@@ -1071,13 +1089,21 @@ def actual_deal(state: State, knower: int | None = None, older: Card | None = No
                 f"{seat_name(s.observer)}'s {state.seats[s.observer].discards[-1].title}"
                 for s in sights
             )
+            what = "card from before its draw" if sights[0].older else "newly drawn card"
             raise UnknownOlderCard(
-                f"the discard piles show that {seat_name(seat)}'s card from before its "
-                f"draw is known to the other seat ({tops} on top of its discard pile), "
-                f"and the position does not say which of "
-                f"{', '.join(c.title for c in can)} that card is"
+                f"the discard piles show that {seat_name(seat)}'s {what} is known to the "
+                f"other seat ({tops} on top of its discard pile), and the position does not "
+                f"say which of {', '.join(c.title for c in can)} is its card from before "
+                "its draw"
             )
-        seen += tuple(_sight_event(seat, sight, (card,), ()) for sight in sights)
+        new = list(hand)
+        new.remove(card)
+        seen += tuple(
+            _sight_event(seat, sight, (card,), ())
+            if sight.older
+            else _sight_event(seat, sight, (), new[: len(sight.new)])
+            for sight in sights
+        )
     compared = _tie_events(state, public_tie(state), hands)
     return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail, compared + seen)
 

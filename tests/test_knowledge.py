@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -17,6 +17,7 @@ from loveformal.engine import apply, new_match
 from loveformal.events import EventKind
 from loveformal.knowledge import (
     Exclusions,
+    drawn_since,
     fits,
     knowledge_table,
     knows,
@@ -25,6 +26,7 @@ from loveformal.knowledge import (
 )
 from loveformal.notation import parse_position, position_of
 from loveformal.rulebook import make_ruleset, preset_names
+from loveformal.ruleset import Ruleset
 from loveformal.sampling import random_step
 from loveformal.state import Phase, State
 from tests.support import draw, play, pos, rules, step
@@ -650,20 +652,26 @@ def _first_false_sight(
         ruleset = make_ruleset(name)
         if ruleset.min_players > 2:
             continue
-        for _ in range(games):
-            s = new_match(ruleset, 2)
-            while not s.round_over:
-                s, _ = random_step(s, rng)
-                piles = tuple(x.discards for x in s.seats)
-                out = tuple(x.out for x in s.seats)
-                for observer, seat in sights(2, s.phase, s.turn, piles, out):
-                    if checked is not None:
-                        checked["mover" if seat == s.turn else "other"] += 1
-                    known = knowledge_table(s, observer).get(seat, ())
-                    # (it may know more: a card drawn off its Chancellor's returns)
-                    if not known or Counter(known) - Counter(s.seats[seat].hand):
-                        return f"{name}: {observer} of {seat}: {known}, {s}"
+        for s in _round_states(ruleset, games, rng):
+            piles = tuple(x.discards for x in s.seats)
+            out = tuple(x.out for x in s.seats)
+            for observer, seat in sights(2, s.phase, s.turn, piles, out):
+                if checked is not None:
+                    checked["mover" if seat == s.turn else "other"] += 1
+                known = knowledge_table(s, observer).get(seat, ())
+                # (it may know more: a card drawn off its Chancellor's returns)
+                if not known or Counter(known) - Counter(s.seats[seat].hand):
+                    return f"{name}: {observer} of {seat}: {known}, {s}"
     return None
+
+
+def _round_states(ruleset: Ruleset, games: int, rng: random.Random) -> Iterator[State]:
+    """Every state of ``games`` random two-player rounds of ``ruleset``, in play order."""
+    for _ in range(games):
+        s = new_match(ruleset, 2)
+        while not s.round_over:
+            s, _ = random_step(s, rng)
+            yield s
 
 
 def test_what_the_piles_show_a_seat_saw_it_knows_in_every_round_played() -> None:
@@ -688,3 +696,66 @@ def test_the_sight_check_catches_a_look_through_a_handmaid() -> None:
         return ()
 
     assert _first_false_sight(any_priest, 120, 31) is not None
+
+
+DrawnReturn = Callable[..., tuple[int, int] | None]
+
+
+def _first_false_drawn_return(
+    reading: DrawnReturn, games: int, seed: int, checked: Counter[int] | None = None
+) -> str | None:
+    """Random two-player 2019 rounds, under either reading of the Chancellor with one card
+    left: the first state where the other seat is said (``reading``, as
+    :func:`position_drawn_return`) to know the card the seat to move has just drawn but its
+    log does not show it knowing that card (drawn off its returns), or that card is not in
+    the hand; None if there is none. ``checked`` counts the readings by the deck's size."""
+    rng = random.Random(seed)
+    for short in ("draw_available", "no_effect_below_two"):
+        ruleset = make_ruleset("z2019", {"chancellor_short_deck": short})
+        for s in _round_states(ruleset, games, rng):
+            piles = tuple(x.discards for x in s.seats)
+            out = tuple(x.out for x in s.seats)
+            said = reading(2, s.phase, s.turn, piles, out, s.pile.size, short == "draw_available")
+            if said is None:
+                continue
+            observer, seat = said
+            if checked is not None:
+                checked[s.pile.size] += 1
+            new = drawn_since(s, observer)[seat][-1:]
+            if new in ((), (None,)) or new[0] not in s.seats[seat].hand:
+                return f"{short}: {observer} of {seat}: {new}, {s}"
+            if new[0] not in knowledge_table(s, observer).get(seat, ()):
+                return f"{short}: not in the knowledge table: {s}"
+    return None
+
+
+def test_a_chancellor_return_the_piles_show_drawn_is_known_in_every_round_played() -> None:
+    """The other seat's Chancellor on top, one card left (or none, its one return drawn):
+    the seat to move drew that seat's return, and the log shows that seat knowing it."""
+    from loveformal.knowledge import position_drawn_return
+
+    checked: Counter[int] = Counter()
+    assert _first_false_drawn_return(position_drawn_return, 6000, 37, checked) is None
+    assert checked[1] >= 60 and checked[0] >= 20, checked
+
+
+def test_the_drawn_return_check_catches_a_chancellor_played_earlier() -> None:
+    """Planted bugs: any Chancellor on top of the other seat's pile taken as its last play
+    with two cards left (a deck of two, or one under ``no_effect_below_two``); and one under
+    its own Prince (discarded, not played)."""
+    from loveformal.knowledge import position_drawn_return
+
+    def two_left(*args: Any) -> tuple[int, int] | None:
+        players, phase, turn, discards, out, size, _ = args
+        return position_drawn_return(players, phase, turn, discards, out, max(1, size - 1), True)
+
+    def under_prince(*args: Any) -> tuple[int, int] | None:
+        _, phase, turn, discards, out, size, _ = args
+        theirs = discards[1 - turn]
+        if phase is Phase.PLAY and theirs[-1:] == (Card.CHANCELLOR,) and size == 1:
+            return (1 - turn, turn) if not any(out) else None
+        return None
+
+    assert _first_false_drawn_return(two_left, 6000, 37) is not None
+    found = _first_false_drawn_return(under_prince, 6000, 41)
+    assert found is not None, "no Chancellor under a Prince with one card left"

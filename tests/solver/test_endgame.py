@@ -55,6 +55,7 @@ from loveformal.solver.endgame import (
     build_endgame,
     deal_state,
     enumerate_deals,
+    pile_sights,
     state_cap,
     unseen_cards,
 )
@@ -1008,3 +1009,54 @@ def test_a_priests_look_read_off_the_piles_needs_the_older_card_for_the_table(
         solve_position(state, pimc=False, older=Card.KING)
     monkeypatch.setattr(endgame_module, "public_sights", lambda state: ())
     assert solve_position(state, pimc=False).value_float == pytest.approx(0.230159, abs=1e-6)
+
+
+# 2019 endgames (``bench/solver.py``'s generator, k = 1 index 7 and k = 0 index 1) where the
+# other seat's last play was a Chancellor and the seat to move then drew its return.
+_CHANCELLOR_TOP = (
+    "z2019 2p r1 start:P1 | P1 Baron d:Priest,Prince,King,Countess,Prince,Guard,Chancellor t0 "
+    "| P2 Baron,Princess d:Handmaid,Chancellor,Guard*4 t0 | deck Spy | aside Guard | "
+    "up Spy,Priest,Handmaid | play P2"
+)
+_CHANCELLOR_LAST = (
+    "z2019 2p r1 start:P1 | P1 Baron d:Handmaid,Spy,Prince,Priest,Guard,Baron,Guard,Chancellor "
+    "t0 | P2 Guard,Prince d:Guard,Chancellor,Guard,Handmaid,Guard,Spy t0 | deck - | "
+    "aside Countess | up Princess,Priest,King | play P2"
+)
+
+
+def test_a_chancellor_return_drawn_is_known_to_its_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P1 played a Chancellor with two cards left and returned both; P2 drew the upper one,
+    so P1 knows P2's new card (the Baron or the Princess: each deal carries it, split by
+    the order of P2's cards), and P2's table needs its older card. A planted bug: the
+    knowledge left out, 1/5 (P1 would not know P2's Princess)."""
+    state = parse_position(_CHANCELLOR_TOP)
+    for d in enumerate_deals(state):
+        (knows,) = d.seen
+        assert knows.seat == 0 and knows.other == 1 and knows.card in d.hands[1]
+    r = solve_position(state, pimc=False, reduce=True)
+    assert r.value == Fraction(1, 6) and not r.actions
+    assert any("P2's newly drawn card is known" in n for n in r.notes)
+    assert any("P1 knows the card P2 has just drawn" in n for n in r.notes)
+    for older in (Card.BARON, Card.PRINCESS):
+        r = solve_position(state, pimc=False, reduce=True, older=older)
+        assert r.value == Fraction(1, 6)
+        assert [(str(a.action), a.value) for a in r.actions] == [
+            ("play Baron on P1", Fraction(1)),
+            ("play Princess", Fraction(-1)),
+        ]
+    monkeypatch.setattr(endgame_module, "public_drawn_return", lambda state: None)
+    assert solve_position(state, pimc=False, reduce=True).value == Fraction(1, 5)
+
+
+def test_what_the_other_seat_knows_on_the_last_turn_is_left_out() -> None:
+    """With the deck empty P1 decides nothing more, so what it knows of P2's new card (its
+    one return) changes no value: it is left out and the table needs no older card."""
+    state = parse_position(_CHANCELLOR_LAST)
+    assert pile_sights(state) == {}
+    assert all(not d.seen for d in enumerate_deals(state))
+    r = solve_position(state, pimc=False, reduce=True)
+    assert r.value == Fraction(2, 3)
+    assert max(a.value for a in r.actions) == 1
