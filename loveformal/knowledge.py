@@ -53,10 +53,12 @@ __all__ = [
     "knows_bottom",
     "position_drawn_return",
     "position_exclusions",
+    "position_last_play",
     "position_sights",
     "position_tie",
     "public_drawn_return",
     "public_exclusions",
+    "public_last_play",
     "public_sights",
     "public_tie",
 ]
@@ -633,6 +635,56 @@ def public_drawn_return(state: State) -> tuple[int, int] | None:
         return None
     short = state.rules.options.chancellor_short_deck != "no_effect_below_two"
     return position_drawn_return(*_pile_view(state), state.pile.size, short)
+
+
+_QUIET = frozenset({Card.GUARD, Card.HANDMAID, Card.COUNTESS, Card.SPY})
+"""Plays that change no hand and show their player no card (a Guard's hit would have ended a
+two-player round)."""
+
+_LOOKS = (Card.PRIEST, Card.BARON, Card.KING)
+"""Plays on another seat that leave their player knowing that seat's card."""
+
+
+def position_last_play(
+    players: int,
+    phase: Phase,
+    turn: int,
+    discards: Sequence[tuple[Card, ...]],
+    out: Sequence[bool],
+) -> Card | None:
+    """The seat to move's own last play, when the discard piles of a two-player position
+    without its log show that it left it knowing the other seat's card: a Priest (it saw
+    that card), a Baron (both still in: a tie, and each saw the other's card) or a King (the
+    hands swapped: each knows the card it handed over), played on the other seat two turns
+    ago; ``None`` otherwise.
+
+    The seat to move's top discard is that card with no Prince under it (see
+    :func:`position_exclusions`); the other seat was not protected then (the discard under
+    its top one is no Handmaid) and its one play since, its top discard with no Prince under
+    it, is a Guard, Handmaid, Countess or Spy: it changed no hand and showed its player
+    nothing. That seat then held the card the seat to move knew and the card it drew, and
+    played one of them; which one the piles do not say, so the seat to move knows its card
+    only if it kept the known one (the solver's deals carry both histories, each order of
+    that seat's two cards alike). After a King the card the seat
+    to move handed over is no Countess (R4). Plays by the other seat that tell more (a
+    Priest, Baron, King, Prince or Chancellor) are not read here."""
+    if not _at_a_two_player_turn(players, phase, out):
+        return None
+    mine = _played_top(discards[turn])
+    theirs = discards[1 - turn]
+    if mine not in _LOOKS or _played_top(theirs) not in _QUIET:
+        return None
+    if len(theirs) > 1 and theirs[-2] is Card.HANDMAID:
+        return None
+    return mine
+
+
+def public_last_play(state: State) -> Card | None:
+    """:func:`position_last_play` of a position without its log (or whose log has no card
+    played); with a log, what a seat saw is in its events (:func:`knowledge_table`)."""
+    if _has_play(state.log):
+        return None
+    return position_last_play(*_pile_view(state))
 
 
 def _at_a_two_player_turn(players: int, phase: Phase, out: Sequence[bool]) -> bool:

@@ -56,6 +56,7 @@ from loveformal.cards import Card, sort_cards
 from loveformal.engine import current_player, legal_actions
 from loveformal.errors import MalformedInput
 from loveformal.events import EventKind
+from loveformal.knowledge import public_last_play, public_tie
 from loveformal.literals import echo
 from loveformal.notation import format_position
 from loveformal.observation import Observation, observation
@@ -69,11 +70,13 @@ from .endgame import (
     Endgame,
     Prior,
     Progress,
+    UnknownLastPlay,
     UnknownOlderCard,
     Utility,
     accepts,
     actual_deal,
     build_endgame,
+    check_knew,
     check_older,
     deal_state,
     enumerate_deals,
@@ -251,15 +254,21 @@ def _decides_at_root(state: State, seat: int) -> bool:
     return state.phase not in CHANCE_PHASES and current_player(state) == seat
 
 
-def _root_infoset(eg: Endgame, seat: int, prior: bool, older: Card | None = None) -> Infoset | None:
+def _root_infoset(
+    eg: Endgame,
+    seat: int,
+    prior: bool,
+    older: Card | None = None,
+    knew: Card | None = None,
+) -> Infoset | None:
     """The seat's information set at the root for its actual hand, if it decides there (and,
-    with a ``prior``, if the prior leaves its actual hand possible); ``older``: see
+    with a ``prior``, if the prior leaves its actual hand possible); ``older``, ``knew``: see
     :func:`~loveformal.solver.endgame.actual_deal`, which raises
     :class:`~loveformal.solver.endgame.UnknownOlderCard` if it is needed and missing."""
     state = eg.root
     if not _decides_at_root(state, seat):
         return None
-    actual = deal_state(state, actual_deal(state, eg.knower, older))
+    actual = deal_state(state, actual_deal(state, eg.knower, older, knew))
     key = observation(actual, seat).key
     # A scan by equality, not ``Game.infoset_index``: its table hashes every infoset key (the
     # events' enum fields are slow to hash), and the root's infosets are numbered first.
@@ -594,6 +603,7 @@ def solve_position(
     reduce: bool = False,
     lp_progress: StepProgress | None = None,
     older: Card | None = None,
+    knew: Card | None = None,
 ) -> EndgameResult:
     """Solve the rest of the round from ``state`` for ``seat`` (default: the seat to act).
 
@@ -614,7 +624,11 @@ def solve_position(
     ``older`` is the seat to move's card from before its draw, which its information set at
     the root needs when the discard piles show that another seat saw it or was handed it (a
     Priest's look, a King's swap) and its two cards differ: without it there is no action
-    table, only the value (a note says so).
+    table, only the value (a note says so). ``knew`` is the other seat's card that the seat
+    to move knew from its own last play, which its information set needs when the discard
+    piles show that play (a Priest, Baron or King two turns back,
+    :func:`~loveformal.knowledge.public_last_play`) and the other seat's card and the card it
+    played since differ; after a Baron or King ``older`` is needed too.
     """
     with gc_paused():
         return _solve_position(
@@ -629,6 +643,7 @@ def solve_position(
             reduce,
             lp_progress,
             older,
+            knew,
         )
 
 
@@ -644,6 +659,7 @@ def _solve_position(
     reduce: bool,
     lp_progress: StepProgress | None,
     older: Card | None,
+    knew: Card | None,
 ) -> EndgameResult:
     t0 = time.perf_counter()
     players = state.players
@@ -655,6 +671,7 @@ def _solve_position(
     if state.seats[seat].out:
         raise MalformedInput(f"{seat_name(seat)} is out of the round: nothing to solve for it")
     check_older(state, older)  # before the build, not after it
+    check_knew(state, knew)
     equilibrium = players == 2 and opponents is None
     if not equilibrium and opponents is None:
         opponents = "random"
@@ -680,7 +697,13 @@ def _solve_position(
     notes: list[str] = list(model_notes)
     older_unknown = False
     try:
-        info = _root_infoset(eg, seat, prior is not None, older)
+        info = _root_infoset(eg, seat, prior is not None, older, knew)
+    except UnknownLastPlay as exc:
+        info, older_unknown = None, True
+        notes.append(
+            f"{exc}: no action table (give them for its table); the game value does not "
+            "depend on them"
+        )
     except UnknownOlderCard as exc:
         info, older_unknown = None, True
         notes.append(
@@ -711,15 +734,33 @@ def _solve_position(
             (e.seat, e.other)
             for d in eg.deals
             for e in d.seen
-            if e.kind is EventKind.SAW and e.seat is not None and e.other is not None
+            if e.kind is EventKind.SAW
+            and e.seat is not None
+            and e.other is not None
+            and e.seat != eg.knower  # its own (its last play's look): not another's
         }
     )
-    tied = {(e.seat, e.other) for d in eg.deals for e in d.seen if e.kind is EventKind.COMPARED}
-    for a, b in sorted((a, b) for a, b in tied if a is not None and b is not None):
+    tie = public_tie(state)
+    for b, a in () if tie is None else (tie,):
         notes.append(
             f"the discard piles show a Baron's tie ({seat_name(a)}'s Baron on "
             f"{seat_name(b)}): each deal gives {seat_name(b)} an older card of the value of "
             f"{seat_name(a)}'s card, and both seats know both cards"
+        )
+    last = public_last_play(state)
+    if last is not None:
+        mover, other = state.turn, 1 - state.turn
+        learnt = {
+            Card.PRIEST: "saw",
+            Card.BARON: "tied with (a Baron's tie: each saw the other's card)",
+            Card.KING: "handed over (a King's swap: each knows the card it handed over)",
+        }[last]
+        notes.append(
+            f"the discard piles show {seat_name(mover)}'s {last.title} on "
+            f"{seat_name(other)} two turns back, then {seat_name(other)}'s "
+            f"{state.seats[other].discards[-1].title}: {seat_name(mover)} knows the card it "
+            f"{learnt}, which {seat_name(other)} still holds or has played since; each deal "
+            "carries both histories, each order of the cards alike"
         )
     shown = pile_sights(state) if eg.knower is None else {}
     for b, sights in shown.items():
@@ -766,7 +807,7 @@ def _solve_position(
             "values are for its actual hand"
         )
     if equilibrium:
-        result = _equilibrium(eg, seat, info, root_p, seconds, pimc, lp_progress, older)
+        result = _equilibrium(eg, seat, info, root_p, seconds, pimc, lp_progress, older, knew)
         method = "sequence-form LP (HiGHS) + exact certificate"
         opp_text = None
         if result[4]:
@@ -828,6 +869,7 @@ def _equilibrium(
     with_pimc: bool,
     lp_progress: StepProgress | None,
     older: Card | None,
+    knew: Card | None,
 ) -> _Outcome:
     game = eg.game
     sign = 1 if seat == 0 else -1
@@ -880,18 +922,18 @@ def _equilibrium(
                     pimc=None if pim is None else sign * pim[a],
                 )
             )
-        actions = _with_equivalents(eg, actions, older)
+        actions = _with_equivalents(eg, actions, older, knew)
     # The certified figure, not the LP's float (which can lie 1e-16 outside the bracket).
     value_float = float(value if value is not None else (bracket[0] + bracket[1]) / 2)
     return value, value_float, bracket, cert.exploitability, actions, pimc_value
 
 
 def _with_equivalents(
-    eg: Endgame, actions: list[ActionResult], older: Card | None
+    eg: Endgame, actions: list[ActionResult], older: Card | None, knew: Card | None
 ) -> list[ActionResult]:
     """Every legal action of the seat's actual position, in the engine's order: the merged
     (equivalent) guesses take their kept guess's value, win probability and PIMC value."""
-    actual = deal_state(eg.root, actual_deal(eg.root, eg.knower, older))
+    actual = deal_state(eg.root, actual_deal(eg.root, eg.knower, older, knew))
     merged = equivalent_actions(actual)
     if not merged:
         return actions

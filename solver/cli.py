@@ -3,7 +3,7 @@
     loveformal solve POSITION [--seat P1] [--json] [--graph FILE] [--max-nodes N]
                               [--utility round|tokens] [--opponents MODEL | P2=MODEL,...]
                               [--prior FILE.py:NAME] [--no-pimc] [--reduce | --full]
-                              [--older CARD]
+                              [--older CARD] [--knew CARD]
 
 ``POSITION`` is a position in the one-line notation (:mod:`loveformal.notation`) or the path of
 a scenario file (``.toml``): its position under its first ruleset, after its moves. Bad input
@@ -249,6 +249,16 @@ def solve_command(
             "seat's pile) and its two cards differ: its action table needs it."
         ),
     ] = None,
+    knew: Annotated[
+        str | None,
+        typer.Option(
+            help="The other seat's card that the seat to move knew from its own last play "
+            "(its Priest saw it, its Baron tied with it, its King handed it over: that card "
+            "on top of its pile, the other seat's one play since a Guard, Handmaid, "
+            "Countess or Spy), when the other seat's card and the card it played since "
+            "differ: its action table needs it."
+        ),
+    ] = None,
 ) -> None:
     """Solve the rest of the round exactly: equilibrium (2 players) or best response."""
     if graph is not None:
@@ -269,6 +279,10 @@ def solve_command(
             older_card = None if older is None else Card.parse(older)
         except KeyError as exc:
             raise MalformedInput(f"--older: {exc.args[0]}") from None
+        try:
+            knew_card = None if knew is None else Card.parse(knew)
+        except KeyError as exc:
+            raise MalformedInput(f"--knew: {exc.args[0]}") from None
         util: Utility = utility
         started = time.perf_counter()
         last = [started]
@@ -311,6 +325,7 @@ def solve_command(
             reduce=reduce,
             lp_progress=lp_progress,
             older=older_card,
+            knew=knew_card,
         )
     except (LoveformalError, ValueError) as exc:
         raise _fail(str(exc)) from None

@@ -47,8 +47,12 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   (:func:`loveformal.knowledge.position_exclusions`: a Prince or King played on the last
   turns kept no Countess), and a Baron the other seat played on the unprotected seat to
   move is a tie (:func:`loveformal.knowledge.public_tie`: the seat to move's older card has
-  the value of the other seat's card). The rest is history the notation does not write
-  (which discards were plays, what a Guard named).
+  the value of the other seat's card). The seat to move's own Priest, Baron or King two
+  turns back, with one quiet play of the other seat since
+  (:func:`loveformal.knowledge.public_last_play`), left it knowing the other seat's card,
+  kept or played since: each deal is split by both histories (:func:`_split_by_last_play`).
+  The rest is history the notation does not write (which discards were plays, what a
+  Guard named).
 * Probability: each arrangement of card *instances* is equally likely, so a deal (zones given
   as multisets of card kinds; identical cards are one outcome) has weight
   ``Π_kind count! / Π_zone,kind (copies in zone)!`` normalised over the consistent deals.
@@ -68,7 +72,9 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   observation keys: the events as each seat saw them, and
   :func:`~loveformal.knowledge.knows_bottom`) tell the tail apart and the other seat's do
   not. A tie's deals log the comparison (:func:`_tie_events`: both seats saw both cards, and
-  the seat to move knows which of its cards is the older). A best response's deals
+  the seat to move knows which of its cards is the older), and so do the seat to move's
+  last play's (:func:`_last_play_events`: its look, comparison or swap, then the other
+  seat's play since). A best response's deals
   (``knower``) also log what each other seat knows of the
   hands, as the deal makes it (one look per seat and hand, seen by the knowing seat and
   the seat looked at, noted "before the position"), where the deals leave it open and
@@ -145,6 +151,7 @@ from loveformal.knowledge import (
     knows_bottom,
     public_drawn_return,
     public_exclusions,
+    public_last_play,
     public_sights,
     public_tie,
 )
@@ -168,10 +175,12 @@ __all__ = [
     "EndgameTooLarge",
     "Progress",
     "Reductions",
+    "UnknownLastPlay",
     "UnknownOlderCard",
     "Utility",
     "actual_deal",
     "build_endgame",
+    "check_knew",
     "check_older",
     "deal_state",
     "enumerate_deals",
@@ -259,6 +268,10 @@ class Deal:
         if self.bottom:
             parts.append("bottom:" + ",".join(c.title for c in self.bottom))
         for e in self.seen:
+            if e.kind is EventKind.PLAYED:
+                assert e.seat is not None and e.card is not None
+                parts.append(f"then-{seat_name(e.seat)}-played:{e.card.title}")
+                continue
             assert e.seat is not None and e.other is not None
             if e.kind is EventKind.COMPARED:
                 a, b = e.cards
@@ -677,7 +690,7 @@ def pile_sights(state: State) -> dict[int, tuple[_Sight, ...]]:
     depend on the seen hand alone, so the seat to move's information sets hold the same deals
     in the same proportions), and it is left out, so that the action table needs no older
     card. What the seat to move knows (the card it handed over with the King) stays."""
-    idle = state.pile.size == 0 and Card.BISHOP not in state.rules.deck(state.players).kinds
+    idle = _last_turn(state)
     drawn = public_drawn_return(state)
     found: dict[int, tuple[_Sight, ...]] = {}
     for observer, seat, sight in [
@@ -688,6 +701,88 @@ def pile_sights(state: State) -> dict[int, tuple[_Sight, ...]]:
             continue
         found[seat] = (*found.get(seat, ()), sight)
     return found
+
+
+def _last_turn(state: State) -> bool:
+    """Whether the round ends with the seat to move's turn and no other seat decides in it:
+    the deck is empty and the deck has no Bishop (:func:`pile_sights`)."""
+    return state.pile.size == 0 and Card.BISHOP not in state.rules.deck(state.players).kinds
+
+
+def _last_play_fits(state: State, last: Card, older: Card, known: Card) -> bool:
+    """Whether the seat to move's older card ``older`` and the card ``known`` it knew the
+    other seat held fit its last play ``last`` (:func:`~loveformal.knowledge.public_last_play`):
+    a Baron's tie is of equal values; the card a King handed over is no Countess (R4)."""
+    if last is Card.BARON:
+        return state.rules.value(older) == state.rules.value(known)
+    if last is Card.KING:
+        return known is not Card.COUNTESS
+    return True
+
+
+def _last_play_events(state: State, last: Card, older: Card, known: Card) -> tuple[Event, ...]:
+    """The seat to move's last play (:func:`~loveformal.knowledge.public_last_play`) as a
+    deal makes it, noted as from before the position: what it learnt of the other seat's
+    card ``known`` (a Priest's look; a Baron's comparison with its older card ``older``, seen
+    by both; a King's swap, after which each knows the card it handed over), then the other
+    seat's play since (its top discard, public), which ends that knowledge if it was the
+    known card (:func:`~loveformal.knowledge.knowledge_table`). On the last turn
+    (:func:`_last_turn`) what the other seat knows of the seat to move is left out, as in
+    :func:`pile_sights`: then only ``known`` matters."""
+    mover = state.turn
+    other = 1 - mover
+    both = (mover, other)
+    played = Event(EventKind.PLAYED, seat=other, card=state.seats[other].discards[-1], note=_BEFORE)
+    if last is Card.BARON and not _last_turn(state):
+        compared = Event(
+            EventKind.COMPARED,
+            seat=mover,
+            other=other,
+            cards=(older, known),
+            note=_BEFORE,
+            visible_to=both,
+        )
+        return (compared, played)
+    saw = Event(EventKind.SAW, seat=mover, other=other, card=known, note=_BEFORE, visible_to=both)
+    if last is Card.KING and not _last_turn(state):
+        handed = Event(
+            EventKind.SAW,
+            seat=other,
+            other=mover,
+            card=older,
+            note=_BEFORE,
+            visible_to=(other, mover),
+        )
+        return (saw, handed, played)
+    return (saw, played)
+
+
+def _split_by_last_play(
+    state: State, last: Card, hands: tuple[tuple[Card, ...], ...]
+) -> list[tuple[Fraction, tuple[Event, ...]]]:
+    """How a deal divides by the history the seat to move's last play
+    (:func:`~loveformal.knowledge.public_last_play`) leaves open: which of its cards is the
+    older one, and whether the other seat, holding the card the seat to move knew and the
+    card it drew, played the drawn one (it still holds the known card) or the known one
+    (the card on top of its pile). Each order of the card instances of both is equally
+    likely: a part's share is its number of orders that fit the play
+    (:func:`_last_play_fits`) over all of them, so a deal that fits fewer weighs less
+    (none: no part)."""
+    mover = state.turn
+    other = 1 - mover
+    (kept,) = hands[other]
+    played = state.seats[other].discards[-1]
+    views: Counter[tuple[Event, ...]] = Counter()
+    orders = 0
+    for order in itertools.permutations(hands[mover]):  # instances: each order counts
+        for known in (kept, played):
+            orders += 1
+            if _last_play_fits(state, last, order[0], known):
+                views[_last_play_events(state, last, order[0], known)] += 1
+    return [
+        (Fraction(count, orders), events)
+        for events, count in sorted(views.items(), key=lambda kv: _events_order(kv[0]))
+    ]
 
 
 def _sight_event(seat: int, sight: _Sight, older: Sequence[Card], new: Sequence[Card]) -> Event:
@@ -834,6 +929,7 @@ def enumerate_deals(
         raise MalformedInput("inconsistent knowledge: a known card is not among the unseen cards")
     ruled_out = public_exclusions(state)
     tie = public_tie(state)
+    last = public_last_play(state)
     sights = _sights(state, knower) if knower is not None else {}
     sights = sights or pile_sights(state)
     # Seats whose hands are weighed by the order of their cards: two cards or more, told
@@ -884,6 +980,9 @@ def enumerate_deals(
                 weight *= _ordered_weight(hands[s], knowledge[s], excluded.get(s, ()))
             if not weight:
                 return  # fits in no order of its cards
+            histories = [] if last is None else _split_by_last_play(state, last, hands)
+            if last is not None and not histories:
+                return  # fits no history of the seat to move's last play
             compared = _tie_events(state, tie, hands)
             deal = Deal(hands, set_aside, pile, weight, bottom, compared)
             consistent[0] += 1
@@ -898,6 +997,11 @@ def enumerate_deals(
                     f"root, each at least one distinct position to expand (the build expands "
                     f"at most {limit:,}). Raise --max-nodes or solve a later position"
                 )
+            if histories:
+                # No other inference from the piles applies with it (public_last_play).
+                for share, seen in histories:
+                    deals.append(replace(deal, weight=deal.weight * share, seen=seen))
+                return
             if not sights:
                 deals.append(deal)
                 return
@@ -1045,12 +1149,102 @@ def check_older(state: State, older: Card | None) -> None:
         )
 
 
+def check_knew(state: State, knew: Card | None) -> None:
+    """:class:`MalformedInput` unless ``knew`` (the other seat's card the seat to move knew
+    from its last play, :func:`actual_deal`) is ``None``, or the discard piles show such a
+    play (:func:`~loveformal.knowledge.public_last_play`) and ``knew`` is the other seat's
+    card or the card it played since (its top discard)."""
+    if knew is None:
+        return
+    last = public_last_play(state)
+    if last is None:
+        raise MalformedInput(
+            "known card: it is the other seat's card that the seat to move knew from its own "
+            "last play, a Priest, Baron or King on top of its discard pile with the other "
+            "seat's one play since a Guard, Handmaid, Countess or Spy; the discard piles "
+            "show no such play"
+        )
+    other = 1 - state.turn
+    could = {*state.seats[other].hand, state.seats[other].discards[-1]}
+    if knew not in could:
+        raise MalformedInput(
+            f"known card: {seat_name(state.turn)} knew the card {seat_name(other)} held at "
+            f"its {last.title}, which {seat_name(other)} still holds or has played since: "
+            f"{' or '.join(c.title for c in sort_cards(could))}, no {knew.title}"
+        )
+
+
+def _actual_last_play(
+    state: State, last: Card, older: Card | None, knew: Card | None
+) -> tuple[Event, ...]:
+    """The events of :func:`_split_by_last_play` for the position's own deal: from the
+    seat to move's older card ``older`` and the card ``knew`` it knew the other seat held,
+    where its information set depends on them (``knew`` always, ``older`` after a Baron or
+    King but on the last turn), each given or the one the piles and the play leave.
+    :class:`UnknownOlderCard` if one is needed and not given, :class:`MalformedInput` if
+    none fits."""
+    mover = state.turn
+    other = 1 - mover
+    hand = state.seats[mover].hand
+    played = state.seats[other].discards[-1]
+    pairs = {
+        (a, k)
+        for a in hand
+        for k in (*state.seats[other].hand, played)
+        if _last_play_fits(state, last, a, k)
+        and (older is None or a is older)
+        and (knew is None or k is knew)
+    }
+    play = (
+        f"{seat_name(mover)}'s {last.title} on top of its discard pile, then "
+        f"{seat_name(other)}'s {played.title}"
+    )
+    if not pairs:
+        raise MalformedInput(
+            f"the discard piles show {play}: no card {seat_name(mover)} could have held "
+            f"before its draw fits {seat_name(other)}'s card it knew"
+            + (f" (older card: {older.title})" if older is not None else "")
+            + (f" (known card: {knew.title})" if knew is not None else "")
+        )
+    needs_older = last is not Card.PRIEST and not _last_turn(state)
+    missing = []
+    if len({k for _, k in pairs}) > 1:
+        missing.append(
+            f"which card of {seat_name(other)} it knew, "
+            f"{' or '.join(c.title for c in sort_cards({k for _, k in pairs}))} "
+            f"(--knew CARD; {seat_name(other)} still holds it or has played it since)"
+        )
+    if needs_older and len({a for a, _ in pairs}) > 1:
+        missing.append(
+            f"which of {', '.join(c.title for c in sort_cards({a for a, _ in pairs}))} is "
+            f"its card from before its draw (--older CARD)"
+        )
+    if missing:
+        raise UnknownLastPlay(
+            f"the discard piles show {play}: {seat_name(mover)}'s information set depends on "
+            "what it learnt then, and the position does not say " + " nor ".join(missing)
+        )
+    a, k = min(pairs, key=lambda p: (p[0].index, p[1].index))
+    return _last_play_events(state, last, a, k)
+
+
 class UnknownOlderCard(LoveformalError):
     """The position's own deal needs the older card of a seat's two-card hand, which the
     position does not say (:func:`actual_deal`)."""
 
 
-def actual_deal(state: State, knower: int | None = None, older: Card | None = None) -> Deal:
+class UnknownLastPlay(UnknownOlderCard):
+    """The position's own deal needs what the seat to move learnt with its last play (the
+    card it knew the other seat held; after a Baron or King, its own older card too), which
+    the position does not say (:func:`actual_deal`)."""
+
+
+def actual_deal(
+    state: State,
+    knower: int | None = None,
+    older: Card | None = None,
+    knew: Card | None = None,
+) -> Deal:
     """The deal that ``state`` itself is (its hands, set-aside card, unseen pile and
     returned tail; with ``knower``, what the other seats know of the hands, as
     ``enumerate_deals(knower=...)``'s deals carry it).
@@ -1060,7 +1254,12 @@ def actual_deal(state: State, knower: int | None = None, older: Card | None = No
     :func:`pile_sights`) needs its older card: the seat to move's card before its draw,
     ``older`` if given (:class:`MalformedInput` if it holds no such card), else the card of
     its hand when its cards are alike or the piles rule the other out;
-    :class:`UnknownOlderCard` if its two cards differ and ``older`` is not given."""
+    :class:`UnknownOlderCard` if its two cards differ and ``older`` is not given.
+
+    What the seat to move learnt of the other seat's card with its own last play
+    (:func:`~loveformal.knowledge.public_last_play`) needs the card it knew, ``knew``
+    (:func:`check_knew`), when the other seat's card and the card it played since differ,
+    and after a Baron or King its older card too (:func:`_actual_last_play`)."""
     tail = returned_tail(state)[0]
     cards = list(state.pile.cards())
     rest = cards[: len(cards) - len(tail)]
@@ -1104,6 +1303,10 @@ def actual_deal(state: State, knower: int | None = None, older: Card | None = No
             else _sight_event(seat, sight, (), new[: len(sight.new)])
             for sight in sights
         )
+    check_knew(state, knew)
+    last = public_last_play(state)
+    if last is not None:
+        seen += _actual_last_play(state, last, older, knew)
     compared = _tie_events(state, public_tie(state), hands)
     return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail, compared + seen)
 

@@ -647,22 +647,26 @@ def _first_false_sight(
     """Random two-player rounds of every preset: the first state where a seat said to know
     another's card (``sights``, as :func:`position_sights`) does not know it by the log, or
     knows a card that seat does not hold; None if there is none."""
-    rng = random.Random(seed)
+    for name, s in _two_player_states(games, random.Random(seed)):
+        piles = tuple(x.discards for x in s.seats)
+        out = tuple(x.out for x in s.seats)
+        for observer, seat in sights(2, s.phase, s.turn, piles, out):
+            if checked is not None:
+                checked["mover" if seat == s.turn else "other"] += 1
+            known = knowledge_table(s, observer).get(seat, ())
+            # (it may know more: a card drawn off its Chancellor's returns)
+            if not known or Counter(known) - Counter(s.seats[seat].hand):
+                return f"{name}: {observer} of {seat}: {known}, {s}"
+    return None
+
+
+def _two_player_states(games: int, rng: random.Random) -> Iterator[tuple[str, State]]:
+    """Every state of ``games`` random two-player rounds of each preset that allows two
+    players, with the preset's name."""
     for name in preset_names():
         ruleset = make_ruleset(name)
-        if ruleset.min_players > 2:
-            continue
-        for s in _round_states(ruleset, games, rng):
-            piles = tuple(x.discards for x in s.seats)
-            out = tuple(x.out for x in s.seats)
-            for observer, seat in sights(2, s.phase, s.turn, piles, out):
-                if checked is not None:
-                    checked["mover" if seat == s.turn else "other"] += 1
-                known = knowledge_table(s, observer).get(seat, ())
-                # (it may know more: a card drawn off its Chancellor's returns)
-                if not known or Counter(known) - Counter(s.seats[seat].hand):
-                    return f"{name}: {observer} of {seat}: {known}, {s}"
-    return None
+        if ruleset.min_players <= 2:
+            yield from ((name, s) for s in _round_states(ruleset, games, rng))
 
 
 def _round_states(ruleset: Ruleset, games: int, rng: random.Random) -> Iterator[State]:
@@ -759,3 +763,105 @@ def test_the_drawn_return_check_catches_a_chancellor_played_earlier() -> None:
     assert _first_false_drawn_return(two_left, 6000, 37) is not None
     found = _first_false_drawn_return(under_prince, 6000, 41)
     assert found is not None, "no Chancellor under a Prince with one card left"
+
+
+LastPlay = Callable[..., Card | None]
+
+
+def _first_false_last_play(
+    reading: LastPlay, games: int, seed: int, checked: Counter[Card] | None = None
+) -> str | None:
+    """Random two-player rounds of every preset: the first state where the seat to move's own
+    last play read off the piles (``reading``, as :func:`position_last_play`) is not what the
+    log shows: that play, a Priest, Baron or King that showed it the other seat's card (a
+    look, a tie, a swap), then the other seat's one play, its top discard; the card the seat
+    to move knew is the other seat's card or that play, a Baron's is of its older card's
+    value, a King's handed over is no Countess and its older card is the one it received.
+    None if there is none; ``checked`` counts the readings by the card."""
+    for name, s in _two_player_states(games, random.Random(seed)):
+        piles = tuple(x.discards for x in s.seats)
+        last = reading(2, s.phase, s.turn, piles, tuple(x.out for x in s.seats))
+        if last is None:
+            continue
+        if checked is not None:
+            checked[last] += 1
+        mover, other = s.turn, 1 - s.turn
+        plays = [i for i, e in enumerate(s.log) if e.kind is EventKind.PLAYED]
+        if len(plays) < 2:
+            return f"{name}: fewer than two plays: {s}"
+        mine, theirs = s.log[plays[-2]], s.log[plays[-1]]
+        if (mine.seat, mine.card, theirs.seat, theirs.card) != (
+            mover,
+            last,
+            other,
+            piles[other][-1],
+        ):
+            return f"{name}: not the last two plays: {s}"
+        kinds = (EventKind.SAW, EventKind.COMPARED, EventKind.SWAPPED)
+        effect = [
+            e
+            for e in s.log[plays[-2] + 1 : plays[-1]]
+            if e.kind in kinds and (e.seat, e.other) == (mover, other)
+        ]
+        if len(effect) != 1:
+            return f"{name}: no look, tie or swap: {s}"
+        (e,) = effect
+        older = _older_card(s, mover)
+        if last is Card.PRIEST:
+            assert e.card is not None
+            known, fits_play = e.card, True
+        elif last is Card.BARON:
+            mover_card, known = e.cards
+            fits_play = mover_card is older and s.rules.value(older) == s.rules.value(known)
+        else:
+            known, received = e.cards
+            fits_play = received is older and known is not Card.COUNTESS
+        if not fits_play or known not in (s.seats[other].hand[0], piles[other][-1]):
+            return f"{name}: {last.title} knew {known.title}, older {older.title}: {s}"
+    return None
+
+
+def test_what_the_piles_show_the_seat_to_move_learnt_with_its_last_play_holds() -> None:
+    """The seat to move's Priest, Baron or King two turns back, the other seat's one quiet
+    play since (:func:`position_last_play`), hold of the log in random rounds."""
+    from loveformal.knowledge import position_last_play
+
+    checked: Counter[Card] = Counter()
+    assert _first_false_last_play(position_last_play, 300, 43, checked) is None
+    assert min(checked[c] for c in (Card.PRIEST, Card.BARON, Card.KING)) >= 30, checked
+
+
+def test_the_last_play_check_catches_a_look_through_a_handmaid_and_a_play_that_tells_more() -> None:
+    """Planted bugs: the other seat's Handmaid under its top discard not read (it may have
+    been protected: the play did nothing); any play of the other seat since taken as quiet
+    (a King swaps again, a Prince makes the seat to move discard)."""
+    from loveformal.knowledge import position_last_play
+
+    def through_handmaid(players: int, phase: Phase, turn: int, discards: Any, out: Any) -> Any:
+        theirs = discards[1 - turn]
+        if theirs[-2:-1] != (Card.HANDMAID,):
+            return position_last_play(players, phase, turn, discards, out)
+        unprotected = (*theirs[:-2], Card.GUARD, theirs[-1])
+        piles = tuple(unprotected if i != turn else p for i, p in enumerate(discards))
+        return position_last_play(players, phase, turn, piles, out)
+
+    assert _first_false_last_play(through_handmaid, 150, 43) is not None
+
+    def any_play_since(players: int, phase: Phase, turn: int, discards: Any, out: Any) -> Any:
+        piles = list(discards)
+        piles[1 - turn] = (*piles[1 - turn][:-1], Card.GUARD) if piles[1 - turn] else ()
+        return position_last_play(players, phase, turn, piles, out)
+
+    assert _first_false_last_play(any_play_since, 150, 43) is not None
+
+
+def test_a_log_with_plays_reads_the_last_play_from_its_events() -> None:
+    """With a log, what the seat to move saw is in its events, not read off the piles."""
+    from loveformal.knowledge import public_last_play
+
+    s = play(_two(["Priest", "Guard"], ["Handmaid", "King", "Countess"]), "Priest", "P1")
+    s = play(s, "Guard", "P2", guess="Priest")  # P1 draws the Handmaid first
+    s = draw(s)
+    assert s.turn == P2 and s.seats[P2].discards[-1] is G.PRIEST
+    assert public_last_play(s) is None
+    assert public_last_play(position_of(s)) is G.PRIEST

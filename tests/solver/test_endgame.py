@@ -40,7 +40,8 @@ import pytest
 from loveformal.cards import Card
 from loveformal.engine import new_match
 from loveformal.errors import LoveformalError, MalformedInput
-from loveformal.knowledge import public_exclusions, public_tie
+from loveformal.events import EventKind
+from loveformal.knowledge import public_exclusions, public_last_play, public_tie
 from loveformal.notation import format_position, parse_position, position_of
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
@@ -1060,3 +1061,94 @@ def test_what_the_other_seat_knows_on_the_last_turn_is_left_out() -> None:
     r = solve_position(state, pimc=False, reduce=True)
     assert r.value == Fraction(2, 3)
     assert max(a.value for a in r.actions) == 1
+
+
+# Classic endgames (``bench/solver.py``'s generator, k = 1, indexes 64, 145 and 52) whose seat
+# to move's own last play, two turns back, was a Priest, a Baron and a King on the other seat,
+# and the other seat's play since a Guard. An independent implementation (the twentieth
+# session, written from the rules and the convention, not this code) gives the same values
+# with that knowledge and the earlier ones (the planted bugs below) without it, on these and
+# 74 more such positions.
+LAST_PRIEST = (
+    "classic 2p r1 start:P1 | P1 Baron,Princess d:Guard,Handmaid*2,Priest t0 | P2 Prince "
+    "d:Guard,Priest,King,Guard t0 | deck - / Baron | aside Guard | up Guard,Countess,Prince | "
+    "play P1"
+)
+_LAST_BARON = (
+    "classic 2p r1 start:P1 | P1 Priest d:Prince,Handmaid*2,Guard*2 t0 | P2 Priest,Princess "
+    "d:Guard*2,Baron t0 | deck - / King | aside Countess | up Guard,Prince,Baron | play P2"
+)
+_LAST_KING = (
+    "classic 2p r1 start:P1 | P1 Baron d:Countess,Handmaid,Guard*2 t0 | P2 Guard,Baron "
+    "d:Priest,Prince,Guard,King t0 | deck - / Guard | aside Prince | up Handmaid,Priest,"
+    "Princess | play P2"
+)
+
+
+def test_what_the_movers_own_priest_saw_is_known_to_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """P1's Priest saw P2's card two turns back; P2 then played a Guard, the card seen or the
+    one it drew. Each deal carries both histories: P1 saw P2's card, or the Guard. The table
+    needs which (--knew): knowing the Prince, P1's Baron wins. A planted bug: the look left
+    out, 2/5."""
+    state = parse_position(LAST_PRIEST)
+    assert public_last_play(state) is Card.PRIEST
+    for d in enumerate_deals(state):
+        saw, played = d.seen
+        assert (saw.kind, saw.seat, saw.other) == (EventKind.SAW, 0, 1)
+        assert saw.card in (*d.hands[1], Card.GUARD)
+        assert (played.kind, played.seat, played.card) == (EventKind.PLAYED, 1, Card.GUARD)
+    r = solve_position(state, pimc=False)
+    assert r.value == Fraction(19, 30) and not r.actions
+    assert any("which card of P2 it knew, Guard or Prince (--knew CARD" in n for n in r.notes)
+    r = solve_position(state, pimc=False, knew=Card.PRINCE)
+    assert [(str(a.action), a.value) for a in r.actions] == [
+        ("play Baron on P2", Fraction(1)),
+        ("play Princess", Fraction(-1)),
+    ]
+    r = solve_position(state, pimc=False, knew=Card.GUARD)  # the Princess beats any card
+    assert r.value == Fraction(19, 30) and r.actions[0].value == 1
+    with pytest.raises(MalformedInput, match="Guard or Prince, no King"):
+        solve_position(state, pimc=False, knew=Card.KING)
+    monkeypatch.setattr(endgame_module, "public_last_play", lambda state: None)
+    assert solve_position(state, pimc=False).value == Fraction(2, 5)
+
+
+def test_the_movers_own_baron_two_turns_back_was_a_tie(monkeypatch: pytest.MonkeyPatch) -> None:
+    """P2's Baron on P1 left both in: a tie. P1 then played a Guard; P2 holds the Priest and
+    the Princess, so only its Priest tied, with P1's Priest, which P1 still holds: the table
+    needs nothing more. A planted bug: the tie left out, -1/5."""
+    state = parse_position(_LAST_BARON)
+    values = state.rules.value
+    for d in enumerate_deals(state):
+        compared, played = d.seen
+        assert (compared.kind, compared.seat, compared.other) == (EventKind.COMPARED, 1, 0)
+        older, known = compared.cards
+        assert older in d.hands[1] and values(older) == values(known)
+        assert known in (*d.hands[0], played.card)
+    r = solve_position(state, pimc=False)
+    assert r.value == Fraction(-2, 3) and r.actions
+    monkeypatch.setattr(endgame_module, "public_last_play", lambda state: None)
+    assert solve_position(state, pimc=False).value == Fraction(-1, 5)
+
+
+def test_what_the_movers_own_king_handed_over_each_seat_knows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P2's King swapped with P1 two turns back: P2 knows the card it handed over (no
+    Countess, R4), which P1 holds or has played since, and P1 the card P2 received, P2's
+    older card. The table needs both. A planted bug: the swap left out, 1/3."""
+    state = parse_position(_LAST_KING)
+    for d in enumerate_deals(state):
+        p2_saw, p1_saw, _ = d.seen
+        assert p2_saw.card in (*d.hands[0], Card.GUARD) and p2_saw.card is not Card.COUNTESS
+        assert (p1_saw.seat, p1_saw.other) == (0, 1) and p1_saw.card in d.hands[1]
+    r = solve_position(state, pimc=False)
+    assert r.value == Fraction(7, 15) and not r.actions
+    note = next(n for n in r.notes if "--knew CARD" in n)
+    assert "which of Guard, Baron is its card from before its draw (--older CARD)" in note
+    r = solve_position(state, pimc=False, knew=Card.BARON, older=Card.GUARD)
+    assert r.value == Fraction(7, 15) and r.actions
+    with pytest.raises(MalformedInput, match="the discard piles show no such play"):
+        solve_position(parse_position(D), pimc=False, knew=Card.GUARD)
+    monkeypatch.setattr(endgame_module, "public_last_play", lambda state: None)
+    assert solve_position(state, pimc=False).value == Fraction(1, 3)

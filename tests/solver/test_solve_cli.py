@@ -14,7 +14,7 @@ from loveformal import cli
 from loveformal.solver import cli as solver_cli
 from loveformal.solver.analysis import solve_position
 
-from .test_endgame import K6, D, E, endgame
+from .test_endgame import K6, LAST_PRIEST, D, E, endgame
 
 runner = CliRunner()
 
@@ -118,6 +118,9 @@ P2 = ["Priest", "Baron", "Prince", "Handmaid"]
         ((D, "--utility", "money"), "--utility"),
         ((D, "--older", "Kng"), "--older: unknown card 'Kng'"),
         ((D, "--older", "King"), "older card: P1 (the seat to move) holds"),
+        ((D, "--knew", "Kng"), "--knew: unknown card 'Kng'"),
+        ((D, "--knew", "King"), "the discard piles show no such play"),
+        ((LAST_PRIEST, "--knew", "King"), "Guard or Prince, no King"),
     ],
 )
 def test_bad_input_exits_2(args: tuple[str, ...], message: str) -> None:
@@ -207,3 +210,13 @@ def test_utility_text_by_player_count() -> None:
     report = solver_cli.render(three)
     assert "utility: round (1 if the seat is among the round's winners, else 0)" in report
     assert "loss -1" not in report
+
+
+def test_knew_gives_the_table_after_the_movers_own_priest() -> None:
+    """Without --knew the table is left out, with a note naming the option."""
+    r = invoke("solve", LAST_PRIEST, "--no-pimc")
+    assert r.exit_code == 0, r.output
+    assert "--knew CARD" in r.output and "play Baron on P2" not in r.output
+    r = invoke("solve", LAST_PRIEST, "--no-pimc", "--knew", "Prince")
+    assert r.exit_code == 0, r.output
+    assert "play Baron on P2" in r.output and "exact value: 19/30" in r.output
