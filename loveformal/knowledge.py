@@ -52,11 +52,13 @@ __all__ = [
     "knows",
     "knows_bottom",
     "position_drawn_return",
+    "position_earlier_play",
     "position_exclusions",
     "position_last_play",
     "position_sights",
     "position_tie",
     "public_drawn_return",
+    "public_earlier_play",
     "public_exclusions",
     "public_last_play",
     "public_sights",
@@ -685,6 +687,49 @@ def public_last_play(state: State) -> Card | None:
     if _has_play(state.log):
         return None
     return position_last_play(*_pile_view(state))
+
+
+def position_earlier_play(
+    players: int,
+    phase: Phase,
+    turn: int,
+    discards: Sequence[tuple[Card, ...]],
+    out: Sequence[bool],
+) -> Card | None:
+    """The other seat's play before its last, when the discard piles of a two-player position
+    without its log show that it left that seat knowing the seat to move's card, and the
+    seat to move knowing what it knew: a Priest (it saw that card), a Baron (a tie: each saw
+    the other's card) or a King (each knows the card it handed over), played on the seat to
+    move three turns ago; ``None`` otherwise. The mirror of :func:`position_last_play`.
+
+    The card under the other seat's top discard is that card, with no Prince under it; the
+    seat to move was not protected then (the discard under its top one is neither a
+    Handmaid nor a Prince); and the two plays since, the seat to move's top discard and then
+    the other seat's, are each a Guard, Handmaid, Countess or Spy. Each seat then held the
+    card it had then and the card it drew, and played one of them; the piles do not say
+    which, so the solver's deals carry every such history, each order of the cards alike.
+    After a King the card its player handed over is no Countess (R4)."""
+    if not _at_a_two_player_turn(players, phase, out):
+        return None
+    mine = discards[turn]
+    theirs = discards[1 - turn]
+    if len(theirs) < 2 or not mine or theirs[-2] not in _LOOKS:
+        return None
+    if theirs[-1] not in _QUIET or mine[-1] not in _QUIET:
+        return None
+    if len(theirs) > 2 and theirs[-3] is Card.PRINCE:
+        return None
+    if len(mine) > 1 and mine[-2] in (Card.PRINCE, Card.HANDMAID):
+        return None
+    return theirs[-2]
+
+
+def public_earlier_play(state: State) -> Card | None:
+    """:func:`position_earlier_play` of a position without its log (or whose log has no card
+    played); with a log, what a seat saw is in its events (:func:`knowledge_table`)."""
+    if _has_play(state.log):
+        return None
+    return position_earlier_play(*_pile_view(state))
 
 
 def _at_a_two_player_turn(players: int, phase: Phase, out: Sequence[bool]) -> bool:

@@ -56,7 +56,7 @@ from loveformal.cards import Card, sort_cards
 from loveformal.engine import current_player, legal_actions
 from loveformal.errors import MalformedInput
 from loveformal.events import EventKind
-from loveformal.knowledge import public_last_play, public_tie
+from loveformal.knowledge import public_earlier_play, public_last_play, public_tie
 from loveformal.literals import echo
 from loveformal.notation import format_position
 from loveformal.observation import Observation, observation
@@ -260,15 +260,16 @@ def _root_infoset(
     prior: bool,
     older: Card | None = None,
     knew: Card | None = None,
+    shown: Card | None = None,
 ) -> Infoset | None:
     """The seat's information set at the root for its actual hand, if it decides there (and,
-    with a ``prior``, if the prior leaves its actual hand possible); ``older``, ``knew``: see
-    :func:`~loveformal.solver.endgame.actual_deal`, which raises
+    with a ``prior``, if the prior leaves its actual hand possible); ``older``, ``knew``,
+    ``shown``: see :func:`~loveformal.solver.endgame.actual_deal`, which raises
     :class:`~loveformal.solver.endgame.UnknownOlderCard` if it is needed and missing."""
     state = eg.root
     if not _decides_at_root(state, seat):
         return None
-    actual = deal_state(state, actual_deal(state, eg.knower, older, knew))
+    actual = deal_state(state, actual_deal(state, eg.knower, older, knew, shown))
     key = observation(actual, seat).key
     # A scan by equality, not ``Game.infoset_index``: its table hashes every infoset key (the
     # events' enum fields are slow to hash), and the root's infosets are numbered first.
@@ -604,6 +605,7 @@ def solve_position(
     lp_progress: StepProgress | None = None,
     older: Card | None = None,
     knew: Card | None = None,
+    shown: Card | None = None,
 ) -> EndgameResult:
     """Solve the rest of the round from ``state`` for ``seat`` (default: the seat to act).
 
@@ -628,7 +630,11 @@ def solve_position(
     to move knew from its own last play, which its information set needs when the discard
     piles show that play (a Priest, Baron or King two turns back,
     :func:`~loveformal.knowledge.public_last_play`) and the other seat's card and the card it
-    played since differ; after a Baron or King ``older`` is needed too.
+    played since differ; after a Baron or King ``older`` is needed too. ``shown`` is the
+    seat to move's card that the other seat knew from its play before its last (a Priest,
+    Baron or King under its top discard, :func:`~loveformal.knowledge.public_earlier_play`),
+    needed when that card and the seat to move's top discard differ (and ``knew`` after a
+    Baron or King).
     """
     with gc_paused():
         return _solve_position(
@@ -644,6 +650,7 @@ def solve_position(
             lp_progress,
             older,
             knew,
+            shown,
         )
 
 
@@ -660,6 +667,7 @@ def _solve_position(
     lp_progress: StepProgress | None,
     older: Card | None,
     knew: Card | None,
+    shown: Card | None,
 ) -> EndgameResult:
     t0 = time.perf_counter()
     players = state.players
@@ -671,7 +679,7 @@ def _solve_position(
     if state.seats[seat].out:
         raise MalformedInput(f"{seat_name(seat)} is out of the round: nothing to solve for it")
     check_older(state, older)  # before the build, not after it
-    check_knew(state, knew)
+    check_knew(state, knew, shown)
     equilibrium = players == 2 and opponents is None
     if not equilibrium and opponents is None:
         opponents = "random"
@@ -697,7 +705,7 @@ def _solve_position(
     notes: list[str] = list(model_notes)
     older_unknown = False
     try:
-        info = _root_infoset(eg, seat, prior is not None, older, knew)
+        info = _root_infoset(eg, seat, prior is not None, older, knew, shown)
     except UnknownLastPlay as exc:
         info, older_unknown = None, True
         notes.append(
@@ -762,8 +770,24 @@ def _solve_position(
             f"{learnt}, which {seat_name(other)} still holds or has played since; each deal "
             "carries both histories, each order of the cards alike"
         )
-    shown = pile_sights(state) if eg.knower is None else {}
-    for b, sights in shown.items():
+    earlier = public_earlier_play(state)
+    if earlier is not None:
+        mover, other = state.turn, 1 - state.turn
+        learnt = {
+            Card.PRIEST: f"{seat_name(other)} knows the card of {seat_name(mover)} it saw",
+            Card.BARON: "each knows the other's card (a Baron's tie)",
+            Card.KING: "each knows the card it handed over (a King's swap)",
+        }[earlier]
+        notes.append(
+            f"the discard piles show {seat_name(other)}'s {earlier.title} on "
+            f"{seat_name(mover)} three turns back, then {seat_name(mover)}'s "
+            f"{state.seats[mover].discards[-1].title} and {seat_name(other)}'s "
+            f"{state.seats[other].discards[-1].title}: {learnt}, each card still held or "
+            "played since; each deal carries every such history, each order of the cards "
+            "alike"
+        )
+    piles_seen = pile_sights(state) if eg.knower is None else {}
+    for b, sights in piles_seen.items():
         for sight in sights:
             a = sight.observer
             if not sight.older:
@@ -807,7 +831,9 @@ def _solve_position(
             "values are for its actual hand"
         )
     if equilibrium:
-        result = _equilibrium(eg, seat, info, root_p, seconds, pimc, lp_progress, older, knew)
+        result = _equilibrium(
+            eg, seat, info, root_p, seconds, pimc, lp_progress, older, knew, shown
+        )
         method = "sequence-form LP (HiGHS) + exact certificate"
         opp_text = None
         if result[4]:
@@ -870,6 +896,7 @@ def _equilibrium(
     lp_progress: StepProgress | None,
     older: Card | None,
     knew: Card | None,
+    shown: Card | None,
 ) -> _Outcome:
     game = eg.game
     sign = 1 if seat == 0 else -1
@@ -922,18 +949,22 @@ def _equilibrium(
                     pimc=None if pim is None else sign * pim[a],
                 )
             )
-        actions = _with_equivalents(eg, actions, older, knew)
+        actions = _with_equivalents(eg, actions, older, knew, shown)
     # The certified figure, not the LP's float (which can lie 1e-16 outside the bracket).
     value_float = float(value if value is not None else (bracket[0] + bracket[1]) / 2)
     return value, value_float, bracket, cert.exploitability, actions, pimc_value
 
 
 def _with_equivalents(
-    eg: Endgame, actions: list[ActionResult], older: Card | None, knew: Card | None
+    eg: Endgame,
+    actions: list[ActionResult],
+    older: Card | None,
+    knew: Card | None,
+    shown: Card | None,
 ) -> list[ActionResult]:
     """Every legal action of the seat's actual position, in the engine's order: the merged
     (equivalent) guesses take their kept guess's value, win probability and PIMC value."""
-    actual = deal_state(eg.root, actual_deal(eg.root, eg.knower, older, knew))
+    actual = deal_state(eg.root, actual_deal(eg.root, eg.knower, older, knew, shown))
     merged = equivalent_actions(actual)
     if not merged:
         return actions

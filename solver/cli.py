@@ -4,6 +4,7 @@
                               [--utility round|tokens] [--opponents MODEL | P2=MODEL,...]
                               [--prior FILE.py:NAME] [--no-pimc] [--reduce | --full]
                               [--older CARD] [--knew CARD]
+                              [--shown CARD]
 
 ``POSITION`` is a position in the one-line notation (:mod:`loveformal.notation`) or the path of
 a scenario file (``.toml``): its position under its first ruleset, after its moves. Bad input
@@ -259,6 +260,16 @@ def solve_command(
             "differ: its action table needs it."
         ),
     ] = None,
+    shown: Annotated[
+        str | None,
+        typer.Option(
+            help="The seat to move's card that the other seat knew from its play before its "
+            "last (its Priest saw it, its Baron tied with it, its King handed it over: that "
+            "card under the other seat's top discard, a Guard, Handmaid, Countess or Spy by "
+            "each seat since), when that card and the seat to move's top discard differ: its "
+            "action table needs it."
+        ),
+    ] = None,
 ) -> None:
     """Solve the rest of the round exactly: equilibrium (2 players) or best response."""
     if graph is not None:
@@ -283,6 +294,10 @@ def solve_command(
             knew_card = None if knew is None else Card.parse(knew)
         except KeyError as exc:
             raise MalformedInput(f"--knew: {exc.args[0]}") from None
+        try:
+            shown_card = None if shown is None else Card.parse(shown)
+        except KeyError as exc:
+            raise MalformedInput(f"--shown: {exc.args[0]}") from None
         util: Utility = utility
         started = time.perf_counter()
         last = [started]
@@ -326,6 +341,7 @@ def solve_command(
             lp_progress=lp_progress,
             older=older_card,
             knew=knew_card,
+            shown=shown_card,
         )
     except (LoveformalError, ValueError) as exc:
         raise _fail(str(exc)) from None

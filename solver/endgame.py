@@ -150,6 +150,7 @@ from loveformal.knowledge import (
     knowledge_unsure_to,
     knows_bottom,
     public_drawn_return,
+    public_earlier_play,
     public_exclusions,
     public_last_play,
     public_sights,
@@ -785,6 +786,102 @@ def _split_by_last_play(
     ]
 
 
+def _earlier_play_fits(state: State, earlier: Card, mine: Card, theirs: Card) -> bool:
+    """Whether the seat to move's card ``mine`` and the other seat's card ``theirs`` at the
+    other seat's earlier play ``earlier`` (:func:`~loveformal.knowledge.public_earlier_play`;
+    after a King, each seat's card once swapped) fit it: a Baron's tie is of equal values;
+    the card a King handed over, ``mine``, is no Countess (R4)."""
+    if earlier is Card.BARON:
+        return state.rules.value(mine) == state.rules.value(theirs)
+    if earlier is Card.KING:
+        return mine is not Card.COUNTESS
+    return True
+
+
+def _earlier_play_events(
+    state: State, earlier: Card, mine: Card, theirs: Card
+) -> tuple[Event, ...]:
+    """The other seat's earlier play (:func:`~loveformal.knowledge.public_earlier_play`) as
+    a deal makes it, noted as from before the position: what it learnt of the seat to move's
+    card ``mine`` (a Priest's look; a Baron's comparison with its own card ``theirs``, seen by
+    both; a King's swap, after which each knows the card it handed over: ``mine`` to the
+    other seat, ``theirs`` to the seat to move), then the two plays since (the seat to move's
+    and the other seat's top discards, public), which end what was known of a card played.
+    On the last turn (:func:`_last_turn`) what the other seat knows of the seat to move is
+    left out: after a Priest, nothing is left."""
+    mover = state.turn
+    other = 1 - mover
+    since = tuple(
+        Event(EventKind.PLAYED, seat=seat, card=state.seats[seat].discards[-1], note=_BEFORE)
+        for seat in (mover, other)
+    )
+    idle = _last_turn(state)
+    if earlier is Card.BARON and not idle:
+        compared = Event(
+            EventKind.COMPARED,
+            seat=other,
+            other=mover,
+            cards=(theirs, mine),
+            note=_BEFORE,
+            visible_to=(other, mover),
+        )
+        return (compared, *since)
+    if earlier is Card.PRIEST and idle:
+        return ()
+    known: tuple[Event, ...] = ()
+    if not idle:  # a Priest's look, a King's card handed over
+        known += (
+            Event(
+                EventKind.SAW,
+                seat=other,
+                other=mover,
+                card=mine,
+                note=_BEFORE,
+                visible_to=(other, mover),
+            ),
+        )
+    if earlier is not Card.PRIEST:  # a Baron's or King's card, to the seat to move
+        known += (
+            Event(
+                EventKind.SAW,
+                seat=mover,
+                other=other,
+                card=theirs,
+                note=_BEFORE,
+                visible_to=(mover, other),
+            ),
+        )
+    return (*known, *since)
+
+
+def _split_by_earlier_play(
+    state: State, earlier: Card, hands: tuple[tuple[Card, ...], ...]
+) -> list[tuple[Fraction, tuple[Event, ...]]]:
+    """How a deal divides by the histories the other seat's earlier play
+    (:func:`~loveformal.knowledge.public_earlier_play`) leaves open: which of the seat to
+    move's cards is the older one; whether the seat to move, holding then the card the play
+    was about and the card it drew, played the drawn one (it still holds that card, its
+    older one) or that card (its top discard); and whether the other seat played the card
+    it held then or the one it drew. Each order of the card instances counts alike, as in
+    :func:`_split_by_last_play`."""
+    mover = state.turn
+    other = 1 - mover
+    (kept,) = hands[other]
+    played = (state.seats[mover].discards[-1], state.seats[other].discards[-1])
+    views: Counter[tuple[Event, ...]] = Counter()
+    orders = 0
+    for order in itertools.permutations(hands[mover]):  # instances: each order counts
+        for mine in (order[0], played[0]):
+            for theirs in (kept, played[1]):
+                orders += 1
+                if _earlier_play_fits(state, earlier, mine, theirs):
+                    views[_earlier_play_events(state, earlier, mine, theirs)] += 1
+    return [
+        (Fraction(count, orders), events)
+        for events, count in sorted(views.items(), key=lambda kv: _events_order(kv[0]))
+    ]
+
+
 def _sight_event(seat: int, sight: _Sight, older: Sequence[Card], new: Sequence[Card]) -> Event:
     """The event by which ``sight.observer`` knows ``seat`` holds ``older`` among its older
     cards and ``new`` in the new places it knows: a look at the hand (a Priest's, as
@@ -930,6 +1027,7 @@ def enumerate_deals(
     ruled_out = public_exclusions(state)
     tie = public_tie(state)
     last = public_last_play(state)
+    earlier = public_earlier_play(state)
     sights = _sights(state, knower) if knower is not None else {}
     sights = sights or pile_sights(state)
     # Seats whose hands are weighed by the order of their cards: two cards or more, told
@@ -980,9 +1078,15 @@ def enumerate_deals(
                 weight *= _ordered_weight(hands[s], knowledge[s], excluded.get(s, ()))
             if not weight:
                 return  # fits in no order of its cards
-            histories = [] if last is None else _split_by_last_play(state, last, hands)
-            if last is not None and not histories:
-                return  # fits no history of the seat to move's last play
+            histories = (
+                _split_by_last_play(state, last, hands)
+                if last is not None
+                else _split_by_earlier_play(state, earlier, hands)
+                if earlier is not None
+                else []
+            )
+            if (last or earlier) is not None and not histories:
+                return  # fits no history of the plays the piles show
             compared = _tie_events(state, tie, hands)
             deal = Deal(hands, set_aside, pile, weight, bottom, compared)
             consistent[0] += 1
@@ -1149,83 +1253,142 @@ def check_older(state: State, older: Card | None) -> None:
         )
 
 
-def check_knew(state: State, knew: Card | None) -> None:
+def check_knew(state: State, knew: Card | None, shown: Card | None = None) -> None:
     """:class:`MalformedInput` unless ``knew`` (the other seat's card the seat to move knew
-    from its last play, :func:`actual_deal`) is ``None``, or the discard piles show such a
-    play (:func:`~loveformal.knowledge.public_last_play`) and ``knew`` is the other seat's
-    card or the card it played since (its top discard)."""
-    if knew is None:
-        return
+    from the plays the discard piles show, :func:`actual_deal`) and ``shown`` (the seat to
+    move's card the other seat knew) are ``None`` or such a card: the other seat's card or
+    the card it played since (its top discard), the seat to move's card or the card it
+    played since."""
     last = public_last_play(state)
-    if last is None:
+    earlier = public_earlier_play(state)
+    mover, other = state.turn, 1 - state.turn
+    if knew is not None:
+        if last is None and earlier not in (Card.BARON, Card.KING):
+            raise MalformedInput(
+                "known card: it is the other seat's card that the seat to move knew from its "
+                "own last play (a Priest, Baron or King on top of its discard pile, the other "
+                "seat's one play since a Guard, Handmaid, Countess or Spy) or from the other "
+                "seat's Baron or King before its last play (a Guard, Handmaid, Countess or "
+                "Spy by each seat since); the discard piles show no such play"
+            )
+        _check_held_or_played(state, "known", knew, mover, other)
+    if shown is not None:
+        if earlier is None:
+            raise MalformedInput(
+                "shown card: it is the seat to move's card that the other seat knew from its "
+                "Priest, Baron or King before its last play (under its top discard, a Guard, "
+                "Handmaid, Countess or Spy by each seat since); the discard piles show no "
+                "such play"
+            )
+        _check_held_or_played(state, "shown", shown, other, mover)
+
+
+def _check_held_or_played(state: State, what: str, card: Card, knower: int, seat: int) -> None:
+    """:class:`MalformedInput` unless ``card`` is ``seat``'s card or its top discard (the card
+    ``knower`` knew ``seat`` held, kept or played since)."""
+    could = {*state.seats[seat].hand, state.seats[seat].discards[-1]}
+    if card not in could:
         raise MalformedInput(
-            "known card: it is the other seat's card that the seat to move knew from its own "
-            "last play, a Priest, Baron or King on top of its discard pile with the other "
-            "seat's one play since a Guard, Handmaid, Countess or Spy; the discard piles "
-            "show no such play"
-        )
-    other = 1 - state.turn
-    could = {*state.seats[other].hand, state.seats[other].discards[-1]}
-    if knew not in could:
-        raise MalformedInput(
-            f"known card: {seat_name(state.turn)} knew the card {seat_name(other)} held at "
-            f"its {last.title}, which {seat_name(other)} still holds or has played since: "
-            f"{' or '.join(c.title for c in sort_cards(could))}, no {knew.title}"
+            f"{what} card: {seat_name(knower)} knew the card {seat_name(seat)} held then, "
+            f"which {seat_name(seat)} still holds or has played since: "
+            f"{' or '.join(c.title for c in sort_cards(could))}, no {card.title}"
         )
 
 
-def _actual_last_play(
-    state: State, last: Card, older: Card | None, knew: Card | None
+def _actual_history(
+    state: State, older: Card | None, knew: Card | None, shown: Card | None
 ) -> tuple[Event, ...]:
-    """The events of :func:`_split_by_last_play` for the position's own deal: from the
-    seat to move's older card ``older`` and the card ``knew`` it knew the other seat held,
-    where its information set depends on them (``knew`` always, ``older`` after a Baron or
-    King but on the last turn), each given or the one the piles and the play leave.
-    :class:`UnknownOlderCard` if one is needed and not given, :class:`MalformedInput` if
-    none fits."""
+    """The events of :func:`_split_by_last_play` or :func:`_split_by_earlier_play` for the
+    position's own deal (none if the piles show neither play): from the seat to move's
+    older card ``older``, the card ``knew`` it knew the other seat held and the card
+    ``shown`` of its own the other seat knew, where its information set depends on them,
+    each given or the one the piles and the plays leave. :class:`UnknownLastPlay` if one is
+    needed and not given, :class:`MalformedInput` if none fits."""
+    last = public_last_play(state)
+    earlier = public_earlier_play(state)
+    if last is None and earlier is None:
+        return ()
     mover = state.turn
     other = 1 - mover
     hand = state.seats[mover].hand
-    played = state.seats[other].discards[-1]
-    pairs = {
-        (a, k)
-        for a in hand
-        for k in (*state.seats[other].hand, played)
-        if _last_play_fits(state, last, a, k)
-        and (older is None or a is older)
-        and (knew is None or k is knew)
+    tops = (state.seats[mover].discards[-1], state.seats[other].discards[-1])
+    theirs_could = (*state.seats[other].hand, tops[1])
+    idle = _last_turn(state)
+    # (older, mine, theirs): the seat to move's older card, its card the other seat knew
+    # (None after its own last play), the other seat's card it knew.
+    found: set[tuple[Card, Card | None, Card]] = set()
+    for a in hand:
+        for k in theirs_could:
+            if last is not None and _last_play_fits(state, last, a, k):
+                found.add((a, None, k))
+            if earlier is None:
+                continue
+            for m in (a, tops[0]):
+                if _earlier_play_fits(state, earlier, m, k):
+                    found.add((a, m, k))
+    triples = {
+        t
+        for t in found
+        if (older is None or t[0] is older)
+        and (knew is None or t[2] is knew)
+        and (shown is None or t[1] is shown)
     }
-    play = (
-        f"{seat_name(mover)}'s {last.title} on top of its discard pile, then "
-        f"{seat_name(other)}'s {played.title}"
-    )
-    if not pairs:
-        raise MalformedInput(
-            f"the discard piles show {play}: no card {seat_name(mover)} could have held "
-            f"before its draw fits {seat_name(other)}'s card it knew"
-            + (f" (older card: {older.title})" if older is not None else "")
-            + (f" (known card: {knew.title})" if knew is not None else "")
+    if last is not None:
+        play = (
+            f"{seat_name(mover)}'s {last.title} on top of its discard pile, then "
+            f"{seat_name(other)}'s {tops[1].title}"
         )
-    needs_older = last is not Card.PRIEST and not _last_turn(state)
+        needs = (True, False, last is not Card.PRIEST and not idle)
+    else:
+        assert earlier is not None
+        play = (
+            f"{seat_name(other)}'s {earlier.title} under its top discard, then "
+            f"{seat_name(mover)}'s {tops[0].title} and {seat_name(other)}'s {tops[1].title}"
+        )
+        needs = (earlier is not Card.PRIEST, not idle, False)
+    given = "".join(
+        f" ({what} card: {card.title})"
+        for what, card in (("older", older), ("known", knew), ("shown", shown))
+        if card is not None
+    )
+    if not triples:
+        raise MalformedInput(
+            f"the discard piles show {play}: no cards the seats could have held then fit it{given}"
+        )
     missing = []
-    if len({k for _, k in pairs}) > 1:
+    knews = {t[2] for t in triples}
+    if needs[0] and len(knews) > 1:
         missing.append(
             f"which card of {seat_name(other)} it knew, "
-            f"{' or '.join(c.title for c in sort_cards({k for _, k in pairs}))} "
-            f"(--knew CARD; {seat_name(other)} still holds it or has played it since)"
+            f"{' or '.join(c.title for c in sort_cards(knews))} (--knew CARD; "
+            f"{seat_name(other)} still holds it or has played it since)"
         )
-    if needs_older and len({a for a, _ in pairs}) > 1:
+    showns = {t[1] for t in triples if t[1] is not None}
+    if needs[1] and len(showns) > 1:
         missing.append(
-            f"which of {', '.join(c.title for c in sort_cards({a for a, _ in pairs}))} is "
+            f"which card of its own {seat_name(other)} knew, "
+            f"{' or '.join(c.title for c in sort_cards(showns))} (--shown CARD; "
+            f"{seat_name(mover)} still holds it or has played it since)"
+        )
+    olders = {t[0] for t in triples}
+    if needs[2] and len(olders) > 1:
+        missing.append(
+            f"which of {', '.join(c.title for c in sort_cards(olders))} is "
             f"its card from before its draw (--older CARD)"
         )
     if missing:
         raise UnknownLastPlay(
             f"the discard piles show {play}: {seat_name(mover)}'s information set depends on "
-            "what it learnt then, and the position does not say " + " nor ".join(missing)
+            "what the seats learnt then, and the position does not say " + " nor ".join(missing)
         )
-    a, k = min(pairs, key=lambda p: (p[0].index, p[1].index))
-    return _last_play_events(state, last, a, k)
+    a, mine, k = min(
+        triples, key=lambda t: (t[0].index, -1 if t[1] is None else t[1].index, t[2].index)
+    )
+    if mine is None:
+        assert last is not None
+        return _last_play_events(state, last, a, k)
+    assert earlier is not None
+    return _earlier_play_events(state, earlier, mine, k)
 
 
 class UnknownOlderCard(LoveformalError):
@@ -1244,6 +1407,7 @@ def actual_deal(
     knower: int | None = None,
     older: Card | None = None,
     knew: Card | None = None,
+    shown: Card | None = None,
 ) -> Deal:
     """The deal that ``state`` itself is (its hands, set-aside card, unseen pile and
     returned tail; with ``knower``, what the other seats know of the hands, as
@@ -1259,7 +1423,10 @@ def actual_deal(
     What the seat to move learnt of the other seat's card with its own last play
     (:func:`~loveformal.knowledge.public_last_play`) needs the card it knew, ``knew``
     (:func:`check_knew`), when the other seat's card and the card it played since differ,
-    and after a Baron or King its older card too (:func:`_actual_last_play`)."""
+    and after a Baron or King its older card too; what the other seat learnt of the seat
+    to move's card with its play before its last
+    (:func:`~loveformal.knowledge.public_earlier_play`) needs that card, ``shown``, and
+    after a Baron or King ``knew`` (:func:`_actual_history`)."""
     tail = returned_tail(state)[0]
     cards = list(state.pile.cards())
     rest = cards[: len(cards) - len(tail)]
@@ -1267,9 +1434,9 @@ def actual_deal(
     mover = state.turn
     check_older(state, older)
     seen = _actual_sight_events(state, knower) if knower is not None else ()
-    shown = pile_sights(state) if not seen else {}
-    excluded = public_exclusions(state) if shown else {}
-    for seat, sights in shown.items():
+    piles = pile_sights(state) if not seen else {}
+    excluded = public_exclusions(state) if piles else {}
+    for seat, sights in piles.items():
         hand = hands[seat]
         ruled_out = excluded.get(seat, ())
         can = sort_cards({c for c in hand if len(ruled_out) > 1 or fits((c,), ruled_out)})
@@ -1303,10 +1470,8 @@ def actual_deal(
             else _sight_event(seat, sight, (), new[: len(sight.new)])
             for sight in sights
         )
-    check_knew(state, knew)
-    last = public_last_play(state)
-    if last is not None:
-        seen += _actual_last_play(state, last, older, knew)
+    check_knew(state, knew, shown)
+    seen += _actual_history(state, older, knew, shown)
     compared = _tie_events(state, public_tie(state), hands)
     return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail, compared + seen)
 

@@ -41,7 +41,12 @@ from loveformal.cards import Card
 from loveformal.engine import new_match
 from loveformal.errors import LoveformalError, MalformedInput
 from loveformal.events import EventKind
-from loveformal.knowledge import public_exclusions, public_last_play, public_tie
+from loveformal.knowledge import (
+    public_earlier_play,
+    public_exclusions,
+    public_last_play,
+    public_tie,
+)
 from loveformal.notation import format_position, parse_position, position_of
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
@@ -1152,3 +1157,78 @@ def test_what_the_movers_own_king_handed_over_each_seat_knows(
         solve_position(parse_position(D), pimc=False, knew=Card.GUARD)
     monkeypatch.setattr(endgame_module, "public_last_play", lambda state: None)
     assert solve_position(state, pimc=False).value == Fraction(1, 3)
+
+
+# Classic endgames (``bench/solver.py``'s generator, k = 1, indexes 100 and 39) whose other
+# seat's play before its last was a Priest and a King on the seat to move, with a quiet play
+# by each seat since. The same independent implementation gives the same values with that
+# knowledge, and the earlier ones (the planted bugs) without it.
+_EARLIER_PRIEST = (
+    "classic 2p r1 start:P1 | P1 Handmaid,Prince d:Guard,Countess,King,Guard t0 | P2 Princess "
+    "d:Priest,Guard,Priest,Guard t0 | deck - / Guard | aside Baron | up Baron,Prince,Handmaid "
+    "| play P1"
+)
+EARLIER_KING = (
+    "classic 2p r1 start:P1 | P1 Guard d:Guard*2,King,Guard t0 | P2 Guard,Princess "
+    "d:Countess,Prince,Priest,Handmaid t0 | deck - / Prince | aside Handmaid | up "
+    "Priest,Baron*2 | play P2"
+)
+
+
+def test_what_the_other_seats_earlier_priest_saw_it_knows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P2's Priest saw P1's card three turns back; P1 then played a Guard (the card seen or
+    the one it drew), and P2 a Guard. Each deal carries every history: P2 saw P1's older
+    card, or the Guard. The table needs which (--shown), though here it is the same for
+    each. A planted bug: the look left out,
+    2/5."""
+    state = parse_position(_EARLIER_PRIEST)
+    assert public_earlier_play(state) is Card.PRIEST and public_last_play(state) is None
+    for d in enumerate_deals(state):
+        saw, p1_played, p2_played = d.seen
+        assert (saw.kind, saw.seat, saw.other) == (EventKind.SAW, 1, 0)
+        assert saw.card in (*d.hands[0], Card.GUARD)
+        assert [(e.kind, e.seat) for e in (p1_played, p2_played)] == [
+            (EventKind.PLAYED, 0),
+            (EventKind.PLAYED, 1),
+        ]
+    r = solve_position(state, pimc=False)
+    assert r.value == Fraction(23, 60) and not r.actions
+    assert any("Guard or Handmaid or Prince (--shown CARD" in n for n in r.notes)
+    tables = {
+        card: solve_position(state, pimc=False, shown=card).actions
+        for card in (Card.GUARD, Card.HANDMAID, Card.PRINCE)
+    }
+    for actions in tables.values():  # here the same whatever P2 saw
+        best = max(actions, key=lambda a: a.probability)
+        assert (str(best.action), best.value) == ("play Prince on P2", Fraction(1, 3))
+    with pytest.raises(MalformedInput, match="Guard or Handmaid or Prince, no King"):
+        solve_position(state, pimc=False, shown=Card.KING)
+    with pytest.raises(MalformedInput, match="known card: it is the other seat's card"):
+        solve_position(state, pimc=False, knew=Card.PRINCESS)
+    monkeypatch.setattr(endgame_module, "public_earlier_play", lambda state: None)
+    assert solve_position(state, pimc=False).value == Fraction(2, 5)
+
+
+def test_what_the_other_seats_earlier_king_handed_over_each_seat_knows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P1's King swapped with P2 three turns back: P1 knows the card it handed P2 (no
+    Countess), kept or played since (P2's Handmaid), and P2 the card it handed P1, a Guard
+    either way in the position's own deal (P1 holds one and played one). A planted bug: the
+    swap left out, 1/10."""
+    state = parse_position(EARLIER_KING)
+    for d in enumerate_deals(state):
+        p1_knows, p2_knows, *_ = d.seen
+        assert (p1_knows.seat, p2_knows.seat) == (0, 1)
+        assert p1_knows.card in (*d.hands[1], Card.HANDMAID) and p1_knows.card is not Card.COUNTESS
+        assert p2_knows.card in (*d.hands[0], Card.GUARD)
+    r = solve_position(state, pimc=False)
+    assert r.value == Fraction(5, 12) and not r.actions
+    kept = solve_position(state, pimc=False, shown=Card.PRINCESS)
+    played = solve_position(state, pimc=False, shown=Card.HANDMAID)
+    assert kept.value == played.value == Fraction(5, 12)
+    assert kept.actions and played.actions and kept.actions != played.actions
+    monkeypatch.setattr(endgame_module, "public_earlier_play", lambda state: None)
+    assert solve_position(state, pimc=False).value == Fraction(1, 10)

@@ -14,7 +14,7 @@ from loveformal import cli
 from loveformal.solver import cli as solver_cli
 from loveformal.solver.analysis import solve_position
 
-from .test_endgame import K6, LAST_PRIEST, D, E, endgame
+from .test_endgame import EARLIER_KING, K6, LAST_PRIEST, D, E, endgame
 
 runner = CliRunner()
 
@@ -121,6 +121,9 @@ P2 = ["Priest", "Baron", "Prince", "Handmaid"]
         ((D, "--knew", "Kng"), "--knew: unknown card 'Kng'"),
         ((D, "--knew", "King"), "the discard piles show no such play"),
         ((LAST_PRIEST, "--knew", "King"), "Guard or Prince, no King"),
+        ((D, "--shown", "Gard"), "--shown: unknown card 'Gard'"),
+        ((LAST_PRIEST, "--shown", "Guard"), "shown card: it is the seat to move's card"),
+        ((EARLIER_KING, "--shown", "Prince"), "Guard or Handmaid or Princess, no Prince"),
     ],
 )
 def test_bad_input_exits_2(args: tuple[str, ...], message: str) -> None:
@@ -220,3 +223,9 @@ def test_knew_gives_the_table_after_the_movers_own_priest() -> None:
     r = invoke("solve", LAST_PRIEST, "--no-pimc", "--knew", "Prince")
     assert r.exit_code == 0, r.output
     assert "play Baron on P2" in r.output and "exact value: 19/30" in r.output
+
+
+def test_shown_gives_the_table_after_the_other_seats_earlier_king() -> None:
+    r = invoke("solve", EARLIER_KING, "--no-pimc", "--shown", "Princess")
+    assert r.exit_code == 0, r.output
+    assert "exact value: 5/12" in r.output and "play Guard on P1" in r.output
