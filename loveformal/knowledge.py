@@ -32,7 +32,8 @@ cards it has drawn since, which they say nothing about.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from loveformal.cards import Card
 from loveformal.events import Event, EventKind, returned_cards, returned_count
@@ -346,9 +347,7 @@ def public_tie(state: State) -> tuple[int, int] | None:
     ``(seat to move, other seat)`` when the seat to move's older card has the value of the
     other seat's card. With a log, the comparison's cards are known to both seats instead
     (:func:`knowledge_table`)."""
-    if _has_play(state.log):
-        return None
-    return position_tie(*_pile_view(state))
+    return _read_piles(state, position_tie)
 
 
 def _pile_view(
@@ -358,6 +357,17 @@ def _pile_view(
     phase, the seat whose turn it is, the discard piles and who is out."""
     discards = tuple(s.discards for s in state.seats)
     return state.players, state.phase, state.turn, discards, tuple(s.out for s in state.seats)
+
+
+_Read = TypeVar("_Read")
+
+
+def _read_piles(state: State, reading: Callable[..., _Read | None]) -> _Read | None:
+    """``reading`` of the discard piles (:func:`_pile_view`) of a position without its log, or
+    whose log has no card played; ``None`` with a log of plays, whose events say instead."""
+    if _has_play(state.log):
+        return None
+    return reading(*_pile_view(state))
 
 
 def _has_play(events: Sequence[Event]) -> bool:
@@ -684,9 +694,7 @@ def position_last_play(
 def public_last_play(state: State) -> Card | None:
     """:func:`position_last_play` of a position without its log (or whose log has no card
     played); with a log, what a seat saw is in its events (:func:`knowledge_table`)."""
-    if _has_play(state.log):
-        return None
-    return position_last_play(*_pile_view(state))
+    return _read_piles(state, position_last_play)
 
 
 def position_earlier_play(
@@ -727,9 +735,7 @@ def position_earlier_play(
 def public_earlier_play(state: State) -> Card | None:
     """:func:`position_earlier_play` of a position without its log (or whose log has no card
     played); with a log, what a seat saw is in its events (:func:`knowledge_table`)."""
-    if _has_play(state.log):
-        return None
-    return position_earlier_play(*_pile_view(state))
+    return _read_piles(state, position_earlier_play)
 
 
 def _at_a_two_player_turn(players: int, phase: Phase, out: Sequence[bool]) -> bool:

@@ -679,7 +679,7 @@ def _solve_position(
     if state.seats[seat].out:
         raise MalformedInput(f"{seat_name(seat)} is out of the round: nothing to solve for it")
     check_older(state, older)  # before the build, not after it
-    check_knew(state, knew, shown)
+    check_knew(state, knew, shown, older)
     equilibrium = players == 2 and opponents is None
     if not equilibrium and opponents is None:
         opponents = "random"

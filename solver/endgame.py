@@ -123,6 +123,7 @@ game extends to one of the full tree (:func:`extend_strategy`).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import inspect
 import itertools
@@ -710,15 +711,36 @@ def _last_turn(state: State) -> bool:
     return state.pile.size == 0 and Card.BISHOP not in state.rules.deck(state.players).kinds
 
 
-def _last_play_fits(state: State, last: Card, older: Card, known: Card) -> bool:
-    """Whether the seat to move's older card ``older`` and the card ``known`` it knew the
-    other seat held fit its last play ``last`` (:func:`~loveformal.knowledge.public_last_play`):
-    a Baron's tie is of equal values; the card a King handed over is no Countess (R4)."""
-    if last is Card.BARON:
-        return state.rules.value(older) == state.rules.value(known)
-    if last is Card.KING:
-        return known is not Card.COUNTESS
+def _play_fits(state: State, play: Card, card: Card, handed: Card) -> bool:
+    """Whether a Priest, Baron or King ``play`` the discard piles show
+    (:func:`~loveformal.knowledge.public_last_play`,
+    :func:`~loveformal.knowledge.public_earlier_play`) fits the cards a deal's history gives
+    it: its player's card ``card`` and the card ``handed`` of the seat it was played on
+    (after a King, the card its player handed over). A Baron's tie is of equal values; the
+    card a King's player kept, and handed over, is no Countess (R4)."""
+    if play is Card.BARON:
+        return state.rules.value(card) == state.rules.value(handed)
+    if play is Card.KING:
+        return handed is not Card.COUNTESS
     return True
+
+
+def _known(seat: int, other: int, card: Card) -> Event:
+    """``seat`` knows ``other`` holds ``card`` (seen, or handed over), as an event of a deal's
+    log from before the position, seen by both."""
+    return Event(
+        EventKind.SAW, seat=seat, other=other, card=card, note=_BEFORE, visible_to=(seat, other)
+    )
+
+
+def _shares(
+    views: Counter[tuple[Event, ...]], orders: int
+) -> list[tuple[Fraction, tuple[Event, ...]]]:
+    """Each history's share of a deal: its count of fitting orders over all ``orders``."""
+    return [
+        (Fraction(count, orders), events)
+        for events, count in sorted(views.items(), key=lambda kv: _events_order(kv[0]))
+    ]
 
 
 def _last_play_events(state: State, last: Card, older: Card, known: Card) -> tuple[Event, ...]:
@@ -744,17 +766,9 @@ def _last_play_events(state: State, last: Card, older: Card, known: Card) -> tup
             visible_to=both,
         )
         return (compared, played)
-    saw = Event(EventKind.SAW, seat=mover, other=other, card=known, note=_BEFORE, visible_to=both)
+    saw = _known(mover, other, known)
     if last is Card.KING and not _last_turn(state):
-        handed = Event(
-            EventKind.SAW,
-            seat=other,
-            other=mover,
-            card=older,
-            note=_BEFORE,
-            visible_to=(other, mover),
-        )
-        return (saw, handed, played)
+        return (saw, _known(other, mover, older), played)
     return (saw, played)
 
 
@@ -767,7 +781,7 @@ def _split_by_last_play(
     card it drew, played the drawn one (it still holds the known card) or the known one
     (the card on top of its pile). Each order of the card instances of both is equally
     likely: a part's share is its number of orders that fit the play
-    (:func:`_last_play_fits`) over all of them, so a deal that fits fewer weighs less
+    (:func:`_play_fits`) over all of them, so a deal that fits fewer weighs less
     (none: no part)."""
     mover = state.turn
     other = 1 - mover
@@ -778,24 +792,9 @@ def _split_by_last_play(
     for order in itertools.permutations(hands[mover]):  # instances: each order counts
         for known in (kept, played):
             orders += 1
-            if _last_play_fits(state, last, order[0], known):
+            if _play_fits(state, last, order[0], known):
                 views[_last_play_events(state, last, order[0], known)] += 1
-    return [
-        (Fraction(count, orders), events)
-        for events, count in sorted(views.items(), key=lambda kv: _events_order(kv[0]))
-    ]
-
-
-def _earlier_play_fits(state: State, earlier: Card, mine: Card, theirs: Card) -> bool:
-    """Whether the seat to move's card ``mine`` and the other seat's card ``theirs`` at the
-    other seat's earlier play ``earlier`` (:func:`~loveformal.knowledge.public_earlier_play`;
-    after a King, each seat's card once swapped) fit it: a Baron's tie is of equal values;
-    the card a King handed over, ``mine``, is no Countess (R4)."""
-    if earlier is Card.BARON:
-        return state.rules.value(mine) == state.rules.value(theirs)
-    if earlier is Card.KING:
-        return mine is not Card.COUNTESS
-    return True
+    return _shares(views, orders)
 
 
 def _earlier_play_events(
@@ -830,27 +829,9 @@ def _earlier_play_events(
         return ()
     known: tuple[Event, ...] = ()
     if not idle:  # a Priest's look, a King's card handed over
-        known += (
-            Event(
-                EventKind.SAW,
-                seat=other,
-                other=mover,
-                card=mine,
-                note=_BEFORE,
-                visible_to=(other, mover),
-            ),
-        )
+        known += (_known(other, mover, mine),)
     if earlier is not Card.PRIEST:  # a Baron's or King's card, to the seat to move
-        known += (
-            Event(
-                EventKind.SAW,
-                seat=mover,
-                other=other,
-                card=theirs,
-                note=_BEFORE,
-                visible_to=(mover, other),
-            ),
-        )
+        known += (_known(mover, other, theirs),)
     return (*known, *since)
 
 
@@ -874,12 +855,9 @@ def _split_by_earlier_play(
         for mine in (order[0], played[0]):
             for theirs in (kept, played[1]):
                 orders += 1
-                if _earlier_play_fits(state, earlier, mine, theirs):
+                if _play_fits(state, earlier, theirs, mine):
                     views[_earlier_play_events(state, earlier, mine, theirs)] += 1
-    return [
-        (Fraction(count, orders), events)
-        for events, count in sorted(views.items(), key=lambda kv: _events_order(kv[0]))
-    ]
+    return _shares(views, orders)
 
 
 def _sight_event(seat: int, sight: _Sight, older: Sequence[Card], new: Sequence[Card]) -> Event:
@@ -1085,7 +1063,8 @@ def enumerate_deals(
                 if earlier is not None
                 else []
             )
-            if (last or earlier) is not None and not histories:
+            read = last is not None or earlier is not None
+            if read and not histories:
                 return  # fits no history of the plays the piles show
             compared = _tie_events(state, tie, hands)
             deal = Deal(hands, set_aside, pile, weight, bottom, compared)
@@ -1101,8 +1080,9 @@ def enumerate_deals(
                     f"root, each at least one distinct position to expand (the build expands "
                     f"at most {limit:,}). Raise --max-nodes or solve a later position"
                 )
-            if histories:
-                # No other inference from the piles applies with it (public_last_play).
+            if read:
+                # No other inference from the piles applies with these (public_last_play,
+                # public_earlier_play).
                 for share, seen in histories:
                     deals.append(replace(deal, weight=deal.weight * share, seen=seen))
                 return
@@ -1253,12 +1233,15 @@ def check_older(state: State, older: Card | None) -> None:
         )
 
 
-def check_knew(state: State, knew: Card | None, shown: Card | None = None) -> None:
+def check_knew(
+    state: State, knew: Card | None, shown: Card | None = None, older: Card | None = None
+) -> None:
     """:class:`MalformedInput` unless ``knew`` (the other seat's card the seat to move knew
     from the plays the discard piles show, :func:`actual_deal`) and ``shown`` (the seat to
     move's card the other seat knew) are ``None`` or such a card: the other seat's card or
     the card it played since (its top discard), the seat to move's card or the card it
-    played since."""
+    played since; and, with ``older``, unless they fit the plays together (checked before a
+    build, not after it: :func:`_actual_history`)."""
     last = public_last_play(state)
     earlier = public_earlier_play(state)
     mover, other = state.turn, 1 - state.turn
@@ -1281,6 +1264,8 @@ def check_knew(state: State, knew: Card | None, shown: Card | None = None) -> No
                 "such play"
             )
         _check_held_or_played(state, "shown", shown, other, mover)
+    with contextlib.suppress(UnknownLastPlay):  # what is missing leaves out the table alone
+        _actual_history(state, older, knew, shown)
 
 
 def _check_held_or_played(state: State, what: str, card: Card, knower: int, seat: int) -> None:
@@ -1319,12 +1304,12 @@ def _actual_history(
     found: set[tuple[Card, Card | None, Card]] = set()
     for a in hand:
         for k in theirs_could:
-            if last is not None and _last_play_fits(state, last, a, k):
+            if last is not None and _play_fits(state, last, a, k):
                 found.add((a, None, k))
             if earlier is None:
                 continue
             for m in (a, tops[0]):
-                if _earlier_play_fits(state, earlier, m, k):
+                if _play_fits(state, earlier, k, m):
                     found.add((a, m, k))
     triples = {
         t

@@ -1132,6 +1132,10 @@ def test_the_movers_own_baron_two_turns_back_was_a_tie(monkeypatch: pytest.Monke
         assert known in (*d.hands[0], played.card)
     r = solve_position(state, pimc=False)
     assert r.value == Fraction(-2, 3) and r.actions
+    given: list[tuple[Card | None, Card | None]] = [(Card.PRINCESS, None), (None, Card.GUARD)]
+    for older_given, knew_given in given:
+        with pytest.raises(MalformedInput, match="no cards the seats could have held then fit"):
+            solve_position(state, pimc=False, older=older_given, knew=knew_given)
     monkeypatch.setattr(endgame_module, "public_last_play", lambda state: None)
     assert solve_position(state, pimc=False).value == Fraction(-1, 5)
 
