@@ -39,6 +39,7 @@ from loveformal.cards import Card
 from loveformal.events import Event, EventKind, returned_cards, returned_count
 from loveformal.ruleset import Ruleset
 from loveformal.state import Phase, State
+from loveformal.turn_history import kept_accounts
 
 K = EventKind
 
@@ -62,6 +63,8 @@ __all__ = [
     "public_earlier_play",
     "public_exclusions",
     "public_last_play",
+    "public_return_drawn_earlier",
+    "public_return_drawn_last",
     "public_sights",
     "public_tie",
 ]
@@ -640,13 +643,79 @@ def position_drawn_return(
 
 
 def public_drawn_return(state: State) -> tuple[int, int] | None:
-    """:func:`position_drawn_return` of a position without its log (or whose log has no card
-    played); with a log, what a seat knows of the cards drawn off its returns is in
-    :func:`drawn_since` and :func:`knowledge_table`."""
-    if _has_play(state.log):
+    """The card the seat to move of a position without its log (or whose log has no card
+    played) has just drawn, known to the other seat as its Chancellor return:
+    ``(other seat, seat to move)`` or ``None``. Read off the orders of turns the discard piles
+    fit (:func:`loveformal.turn_history.kept_accounts`: every one says the card came off the
+    other seat's returns), or, when no order fits (a hand-written position), by
+    :func:`position_drawn_return`. With a log, what a seat knows of the cards drawn off its
+    returns is in :func:`drawn_since` and :func:`knowledge_table`."""
+    if _has_play(state.log) or state.phase is not Phase.PLAY:
         return None
+    accounts = kept_accounts(state)
+    if accounts:
+        other = 1 - state.turn
+        return (other, state.turn) if all(a.drawn == other for a in accounts) else None
     short = state.rules.options.chancellor_short_deck != "no_effect_below_two"
     return position_drawn_return(*_pile_view(state), state.pile.size, short)
+
+
+def public_return_drawn_last(state: State) -> bool:
+    """Whether the seat to move of a two-player position without its log (or whose log has
+    no card played) knows the card the other seat drew at the start of its last turn: every
+    order of turns its discard piles fit (:func:`loveformal.turn_history.kept_accounts`) says
+    that card was the seat to move's Chancellor return (rules.md, the Chancellor: returned
+    face down, in the order its player chose), and the other seat's one play since, its top
+    discard with no Prince under it, was a Guard, Handmaid, Countess or Spy (it changed no
+    hand and showed no card). The other seat still holds that card or has just played it,
+    as after a Priest's look at its card two turns back (:func:`position_last_play`). Only
+    when the piles show no other such reading (the seat to move's own last play, the other
+    seat's earlier one, a look, a return drawn now), which is read instead."""
+    out = tuple(s.out for s in state.seats)
+    if _has_play(state.log) or not _at_a_two_player_turn(state.players, state.phase, out):
+        return False
+    other = 1 - state.turn
+    if _played_top(state.seats[other].discards) not in _QUIET:
+        return False
+    if _other_reading(state):
+        return False
+    accounts = kept_accounts(state)
+    if not accounts:
+        return False
+    return all(a.other_drew == state.turn for a in accounts)
+
+
+def public_return_drawn_earlier(state: State) -> bool:
+    """The mirror of :func:`public_return_drawn_last`: whether the other seat knows the card
+    the seat to move drew at the start of its turn before this one, its Chancellor return
+    (every order of turns the piles fit says so), with one play by each since, the seat to
+    move's top discard and then the other seat's, each a Guard, Handmaid, Countess or Spy
+    with no Prince under it. The seat to move still holds that card or has played it, as
+    after the other seat's Priest three turns back (:func:`position_earlier_play`). Only
+    when the piles show no other such reading."""
+    out = tuple(s.out for s in state.seats)
+    if _has_play(state.log) or not _at_a_two_player_turn(state.players, state.phase, out):
+        return False
+    mover, other = state.turn, 1 - state.turn
+    if any(_played_top(state.seats[i].discards) not in _QUIET for i in (mover, other)):
+        return False
+    if public_return_drawn_last(state) or _other_reading(state):
+        return False
+    accounts = kept_accounts(state)
+    if not accounts:
+        return False
+    return all(a.mover_drew == other for a in accounts)
+
+
+def _other_reading(state: State) -> bool:
+    """Whether the piles show one of the readings a drawn return gives way to: the seat to
+    move's last play, the other seat's earlier one, a look, a return drawn now."""
+    return (
+        public_last_play(state) is not None
+        or public_earlier_play(state) is not None
+        or bool(public_sights(state))
+        or public_drawn_return(state) is not None
+    )
 
 
 _QUIET = frozenset({Card.GUARD, Card.HANDMAID, Card.COUNTESS, Card.SPY})

@@ -56,12 +56,19 @@ from loveformal.cards import Card, sort_cards
 from loveformal.engine import current_player, legal_actions
 from loveformal.errors import MalformedInput
 from loveformal.events import EventKind
-from loveformal.knowledge import public_earlier_play, public_last_play, public_tie
+from loveformal.knowledge import (
+    public_earlier_play,
+    public_last_play,
+    public_return_drawn_earlier,
+    public_return_drawn_last,
+    public_tie,
+)
 from loveformal.literals import echo
 from loveformal.notation import format_position
 from loveformal.observation import Observation, observation
 from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, State
+from loveformal.turn_history import public_returns
 
 from .certify import certify
 from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused, group_by_identity
@@ -82,6 +89,7 @@ from .endgame import (
     enumerate_deals,
     equivalent_actions,
     pile_sights,
+    returned_tail,
     terminal_winners,
 )
 from .expectimax import Policy, best_response, exact_number, exact_policy
@@ -252,6 +260,36 @@ class EndgameResult:
 
 def _decides_at_root(state: State, seat: int) -> bool:
     return state.phase not in CHANCE_PHASES and current_player(state) == seat
+
+
+def _returns_note(state: State) -> list[str]:
+    """A note on whose Chancellor returns the known cards of a position's deck are, when the
+    position comes without its moves (read off the discard piles)."""
+    if any(e.kind is EventKind.PLAYED for e in state.log):
+        return []
+    cards, seats = returned_tail(state)
+    if not cards:
+        return []
+    by = sorted(set(seats))
+    whose = " and ".join(seat_name(i) for i in by)
+    names = ", ".join(c.title for c in cards)
+    if len(by) > 1:
+        names = ", ".join(f"{c.title} ({seat_name(i)})" for c, i in zip(cards, seats, strict=True))
+    what = (
+        f"card {names} is {whose}'s Chancellor return"
+        if len(cards) == 1
+        else f"cards {names} (top to bottom) are {whose}'s Chancellor returns"
+    )
+    how = (
+        "in every order of turns the discard piles fit"
+        if public_returns(state) is not None
+        else f"{whose} alone has played a Chancellor"
+    )
+    return [
+        f"the deck's known {what} ({how}): each deal deals "
+        + ("it" if len(cards) == 1 else "them")
+        + " afresh, and only the seat that returned a card knows it"
+    ]
 
 
 def _root_infoset(
@@ -755,6 +793,7 @@ def _solve_position(
             f"{seat_name(b)}): each deal gives {seat_name(b)} an older card of the value of "
             f"{seat_name(a)}'s card, and both seats know both cards"
         )
+    notes.extend(_returns_note(state))
     last = public_last_play(state)
     if last is not None:
         mover, other = state.turn, 1 - state.turn
@@ -769,6 +808,15 @@ def _solve_position(
             f"{state.seats[other].discards[-1].title}: {seat_name(mover)} knows the card it "
             f"{learnt}, which {seat_name(other)} still holds or has played since; each deal "
             "carries both histories, each order of the cards alike"
+        )
+    if last is None and public_return_drawn_last(state):
+        mover, other = state.turn, 1 - state.turn
+        notes.append(
+            f"the discard piles show that {seat_name(other)} drew {seat_name(mover)}'s "
+            f"Chancellor return at the start of its last turn, then played its "
+            f"{state.seats[other].discards[-1].title}: {seat_name(mover)} knows that card, "
+            f"which {seat_name(other)} still holds or has played since; each deal carries "
+            "both histories, each order of the cards alike"
         )
     earlier = public_earlier_play(state)
     if earlier is not None:
@@ -785,6 +833,16 @@ def _solve_position(
             f"{state.seats[other].discards[-1].title}: {learnt}, each card still held or "
             "played since; each deal carries every such history, each order of the cards "
             "alike"
+        )
+    if earlier is None and public_return_drawn_earlier(state):
+        mover, other = state.turn, 1 - state.turn
+        notes.append(
+            f"the discard piles show that {seat_name(mover)} drew {seat_name(other)}'s "
+            "Chancellor return at the start of its turn before this one, then played its "
+            f"{state.seats[mover].discards[-1].title}, and {seat_name(other)} its "
+            f"{state.seats[other].discards[-1].title}: {seat_name(other)} knows that card, "
+            f"which {seat_name(mover)} still holds or has played since; each deal carries "
+            "both histories, each order of the cards alike"
         )
     piles_seen = pile_sights(state) if eg.knower is None else {}
     for b, sights in piles_seen.items():

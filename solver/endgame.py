@@ -24,8 +24,12 @@ from ``S`` with every card that is not public dealt afresh at a root chance node
   know another's hand. The returned tail (:func:`returned_tail`) is the cards a Chancellor
   put at the bottom that are still in the pile, in their order, each with the seat that put
   it there: read from the round's log, or, in a position without one (the notation), the
-  deck's known-order ``bottom``, returned by the one seat that has played a Chancellor (when
-  both have, the position does not say whose the cards are, and it is refused). **Each slot
+  deck's known-order part. With two players the order of turns the discard piles fit says
+  whose those cards are (:func:`loveformal.turn_history.position_returns`: which Chancellor
+  on a pile was played rather than discarded to a Prince, and whose returns lie lowest);
+  when the orders that fit disagree, the position is refused. With more players they are
+  the returns of the one seat that has played a Chancellor (when several have, the position
+  is refused). **Each slot
   of the tail is dealt too**, and its seat alone knows what the deal put there (below), so
   that the other seat is never assumed to know the cards it did not see returned.
 * A deal must agree with what each seat has privately seen of another:
@@ -154,12 +158,15 @@ from loveformal.knowledge import (
     public_earlier_play,
     public_exclusions,
     public_last_play,
+    public_return_drawn_earlier,
+    public_return_drawn_last,
     public_sights,
     public_tie,
 )
 from loveformal.observation import observation
 from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, DrawPile, Phase, State
+from loveformal.turn_history import Account, kept_accounts, public_returns
 
 from .efg import CHANCE, DECISION, TERMINAL, Game, GameBuilder, InfosetSpec, tree_game
 from .expectimax import exact_number
@@ -299,10 +306,12 @@ def returned_tail(state: State) -> tuple[tuple[Card, ...], tuple[int, ...]]:
     everything and draws take from the top, so they are the last ``pile.size`` cards
     returned) and who put each there. A position without a log (the notation) lists them as
     the deck's known-order part: its ``bottom``, or the whole deck once no unseen card is
-    left above them; they were returned by the seat that has played a Chancellor, and when
-    both have, the position does not say whose they are (refused). A wholly known deck that
-    no one seat's Chancellor explains (none played, or both seats played one) is no tail: its
-    cards are dealt as unseen, known to neither seat.
+    left above them. In a two-player position at a turn, whose they are is read off the
+    orders of turns the discard piles fit (:func:`_returns_from_turns`); otherwise they were
+    returned by the one seat that has played a Chancellor, and when several have, the
+    position does not say whose they are (refused, a wholly known deck too). A wholly known
+    deck that no return explains (no Chancellor played) is no tail: its cards are dealt as
+    unseen, known to neither seat.
     Raises :class:`MalformedInput` for a log whose returns are not the pile's bottom."""
     pile = state.pile
     returns = [
@@ -326,11 +335,12 @@ def returned_tail(state: State) -> tuple[tuple[Card, ...], tuple[int, ...]]:
     # form moves it to ``top``), and only returns make it so when a Chancellor was played.
     known = pile.bottom if pile.unseen else pile.top
     players = [i for i, s in enumerate(state.seats) if Card.CHANCELLOR in s.discards]
-    if not known or (not pile.unseen and len(players) != 1):
-        # A wholly known deck that no one seat's Chancellor explains is dealt as unseen (a
-        # hand-written deck; or both seats played one, and the notation does not say whose
-        # returns these are: a scenario with its moves does); _check_history refuses a known
-        # bottom with no Chancellor played.
+    accounts = kept_accounts(state) if known and players else None
+    if accounts is not None:
+        return _returns_from_turns(state, known, accounts)
+    if not known or (not pile.unseen and not players):
+        # A wholly known deck that no Chancellor explains is dealt as unseen (a hand-written
+        # deck); _check_history refuses a known bottom with no Chancellor played.
         return (), ()
     where = "bottom" if pile.unseen else "order"
     if len(players) != 1:
@@ -351,6 +361,52 @@ def returned_tail(state: State) -> tuple[tuple[Card, ...], tuple[int, ...]]:
             "the others among the deck's unseen ones"
         )
     return known, (players[0],) * len(known)
+
+
+def _returns_from_turns(
+    state: State, known: tuple[Card, ...], accounts: frozenset[Account]
+) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """The returned tail of a two-player position without its log, from the accounts of
+    :func:`loveformal.turn_history.kept_accounts` (who returned each card still in the deck,
+    in every order of turns the discard piles fit, as far as they fit the deck's ``known``
+    cards): the seats of the returns at the bottom of the known cards, the same in every
+    account (the cards above them, if any, are dealt as unseen). Raises
+    :class:`MalformedInput` when no account fits or the accounts disagree."""
+    where = "bottom" if state.pile.unseen else "order"
+    tails = {a.returned[max(0, len(a.returned) - len(known)) :] for a in accounts}
+    if not tails:
+        every = public_returns(state) or frozenset()
+        most = max((len(a.returned) for a in every), default=0)
+        why = (
+            "no order of turns fits the discard piles and the deck's size"
+            if not every
+            else f"by the discard piles at most {most} of them can still be in the deck"
+        )
+        raise MalformedInput(
+            f"the deck's {where} lists {len(known)} known card{'s' if len(known) > 1 else ''},"
+            " which only a Chancellor's return puts there (face down: known to the seat that"
+            f" returned them alone), but {why}: no round reaches this position"
+        )
+    if len(tails) > 1:
+        readings = sorted(tails, key=lambda a: (len(a), a))
+        raise MalformedInput(
+            f"the deck's {where} lists known cards, which only a Chancellor's return puts there"
+            " (known to the seat that returned them alone), and the discard piles fit more"
+            " than one order of turns, with different seats returning them: "
+            + "; ".join(_returners(a) for a in readings)
+            + ". A position without its moves does not say which: give the position as a"
+            " scenario with its moves, or write the cards among the deck's unseen ones"
+        )
+    (tail,) = tails
+    return known[len(known) - len(tail) :], tail
+
+
+def _returners(account: tuple[int, ...]) -> str:
+    """An account of the returned cards, as the error above names it."""
+    if not account:
+        return "none of them a return"
+    by = ", ".join(seat_name(s) for s in account)
+    return f"the lowest {len(account)} returned by {by} (top to bottom)"
 
 
 def _tail_log(state: State, tail: tuple[Card, ...]) -> tuple[Event, ...]:
@@ -536,7 +592,6 @@ def unseen_cards(state: State) -> tuple[Card, ...]:
     public: Counter[Card] = Counter(state.face_up)
     for s in state.seats:
         public.update(s.discards)
-    returned_tail(state)  # refuses a tail whose returner the position does not tell
     expected = deck - public
     hidden: Counter[Card] = Counter(state.pile.cards())
     for s in state.seats:
@@ -556,7 +611,30 @@ def unseen_cards(state: State) -> tuple[Card, ...]:
             "the solver deals every card of the deck that is not public, so the position must "
             "account for all of them (" + "; ".join(what) + ")"
         )
+    returned_tail(state)  # refuses a tail whose returner the position does not tell
+    _check_drawn_return(state)
     return sort_cards(expected.elements())
+
+
+def _check_drawn_return(state: State) -> None:
+    """Refuse a two-player position without its log whose discard piles fit orders of turns
+    that disagree on whether the other seat knows the card the seat to move has just drawn
+    (its Chancellor return: :func:`loveformal.knowledge.public_drawn_return`). Not on the
+    last turn, where that knowledge changes nothing (:func:`pile_sights`)."""
+    if state.phase is not Phase.PLAY or any(e.kind is EventKind.PLAYED for e in state.log):
+        return
+    if _last_turn(state):
+        return
+    other = 1 - state.turn
+    accounts = kept_accounts(state)
+    if accounts and len({a.drawn == other for a in accounts}) > 1:
+        raise MalformedInput(
+            "the discard piles fit more than one order of turns, and in some "
+            f"{seat_name(state.turn)} has just drawn a card {seat_name(other)} returned with "
+            f"the Chancellor (so {seat_name(other)} knows it), in others not. A position "
+            "without its moves does not say which: give the position as a scenario with its "
+            "moves"
+        )
 
 
 class _HandKnowledge(NamedTuple):
@@ -772,6 +850,19 @@ def _last_play_events(state: State, last: Card, older: Card, known: Card) -> tup
     return (saw, played)
 
 
+def _last_look(state: State) -> Card | None:
+    """How the seat to move learnt the other seat's card two turns back, as
+    :func:`_split_by_last_play` reads it: its own Priest, Baron or King
+    (:func:`~loveformal.knowledge.public_last_play`), or its Chancellor return the other seat
+    drew at the start of its last turn
+    (:func:`~loveformal.knowledge.public_return_drawn_last`), which tells it the card as a
+    Priest's look would (the draw is public in form: both know it was that return)."""
+    last = public_last_play(state)
+    if last is None and public_return_drawn_last(state):
+        return Card.PRIEST
+    return last
+
+
 def _split_by_last_play(
     state: State, last: Card, hands: tuple[tuple[Card, ...], ...]
 ) -> list[tuple[Fraction, tuple[Event, ...]]]:
@@ -833,6 +924,19 @@ def _earlier_play_events(
     if earlier is not Card.PRIEST:  # a Baron's or King's card, to the seat to move
         known += (_known(mover, other, theirs),)
     return (*known, *since)
+
+
+def _earlier_look(state: State) -> Card | None:
+    """How the other seat learnt the seat to move's card three turns back, as
+    :func:`_split_by_earlier_play` reads it: its Priest, Baron or King
+    (:func:`~loveformal.knowledge.public_earlier_play`), or its Chancellor return the seat to
+    move drew at the start of its turn before this one
+    (:func:`~loveformal.knowledge.public_return_drawn_earlier`), which tells it the card as
+    a Priest's look would."""
+    earlier = public_earlier_play(state)
+    if earlier is None and public_return_drawn_earlier(state):
+        return Card.PRIEST
+    return earlier
 
 
 def _split_by_earlier_play(
@@ -1004,8 +1108,8 @@ def enumerate_deals(
         raise MalformedInput("inconsistent knowledge: a known card is not among the unseen cards")
     ruled_out = public_exclusions(state)
     tie = public_tie(state)
-    last = public_last_play(state)
-    earlier = public_earlier_play(state)
+    last = _last_look(state)
+    earlier = _earlier_look(state)
     sights = _sights(state, knower) if knower is not None else {}
     sights = sights or pile_sights(state)
     # Seats whose hands are weighed by the order of their cards: two cards or more, told
@@ -1242,17 +1346,19 @@ def check_knew(
     the card it played since (its top discard), the seat to move's card or the card it
     played since; and, with ``older``, unless they fit the plays together (checked before a
     build, not after it: :func:`_actual_history`)."""
-    last = public_last_play(state)
-    earlier = public_earlier_play(state)
+    last = _last_look(state)
+    earlier = _earlier_look(state)
     mover, other = state.turn, 1 - state.turn
     if knew is not None:
         if last is None and earlier not in (Card.BARON, Card.KING):
             raise MalformedInput(
                 "known card: it is the other seat's card that the seat to move knew from its "
                 "own last play (a Priest, Baron or King on top of its discard pile, the other "
-                "seat's one play since a Guard, Handmaid, Countess or Spy) or from the other "
-                "seat's Baron or King before its last play (a Guard, Handmaid, Countess or "
-                "Spy by each seat since); the discard piles show no such play"
+                "seat's one play since a Guard, Handmaid, Countess or Spy), from its Chancellor "
+                "return the other seat drew at the start of its last turn (the same one play "
+                "since) or from the other seat's Baron or King before its last play (a Guard, "
+                "Handmaid, Countess or Spy by each seat since); the discard piles show no such "
+                "play"
             )
         _check_held_or_played(state, "known", knew, mover, other)
     if shown is not None:
@@ -1260,8 +1366,9 @@ def check_knew(
             raise MalformedInput(
                 "shown card: it is the seat to move's card that the other seat knew from its "
                 "Priest, Baron or King before its last play (under its top discard, a Guard, "
-                "Handmaid, Countess or Spy by each seat since); the discard piles show no "
-                "such play"
+                "Handmaid, Countess or Spy by each seat since) or from its Chancellor return "
+                "the seat to move drew at the start of its turn before this one (the same one "
+                "play by each since); the discard piles show no such play"
             )
         _check_held_or_played(state, "shown", shown, other, mover)
     with contextlib.suppress(UnknownLastPlay):  # what is missing leaves out the table alone
@@ -1289,8 +1396,8 @@ def _actual_history(
     ``shown`` of its own the other seat knew, where its information set depends on them,
     each given or the one the piles and the plays leave. :class:`UnknownLastPlay` if one is
     needed and not given, :class:`MalformedInput` if none fits."""
-    last = public_last_play(state)
-    earlier = public_earlier_play(state)
+    last = _last_look(state)
+    earlier = _earlier_look(state)
     if last is None and earlier is None:
         return ()
     mover = state.turn
@@ -1320,16 +1427,20 @@ def _actual_history(
     }
     if last is not None:
         play = (
-            f"{seat_name(mover)}'s {last.title} on top of its discard pile, then "
-            f"{seat_name(other)}'s {tops[1].title}"
-        )
+            f"{seat_name(mover)}'s {last.title} on top of its discard pile"
+            if public_last_play(state) is not None
+            else f"{seat_name(other)}'s draw of {seat_name(mover)}'s Chancellor return at the "
+            "start of its last turn"
+        ) + f", then {seat_name(other)}'s {tops[1].title}"
         needs = (True, False, last is not Card.PRIEST and not idle)
     else:
         assert earlier is not None
         play = (
-            f"{seat_name(other)}'s {earlier.title} under its top discard, then "
-            f"{seat_name(mover)}'s {tops[0].title} and {seat_name(other)}'s {tops[1].title}"
-        )
+            f"{seat_name(other)}'s {earlier.title} under its top discard"
+            if public_earlier_play(state) is not None
+            else f"{seat_name(mover)}'s draw of {seat_name(other)}'s Chancellor return at the "
+            "start of its turn before this one"
+        ) + f", then {seat_name(mover)}'s {tops[0].title} and {seat_name(other)}'s {tops[1].title}"
         needs = (earlier is not Card.PRIEST, not idle, False)
     given = "".join(
         f" ({what} card: {card.title})"

@@ -68,6 +68,7 @@ from loveformal.solver.endgame import (
 from loveformal.solver.pimc import determinized_value, minimax_values, perfect_information_values
 from loveformal.solver.seqform import solve
 from loveformal.state import Phase, State
+from loveformal.turn_history import Account
 
 A3 = (
     "classic 2p start:P2 | P1 Guard,Princess d:Priest,Baron,Handmaid,Guard t0 | "
@@ -218,9 +219,16 @@ def test_merging_dead_guesses_keeps_the_value() -> None:
 def test_certified_exploitability(preset: str, k: int, seed: int) -> None:
     state = endgame(preset, k, seed)
     r = solve_position(state, pimc=False)
-    if not r.actions:  # the piles show a look at the older card: the table needs that card
-        assert any("--older" in n for n in r.notes)
-        r = solve_position(state, pimc=False, older=state.seats[state.turn].hand[0])
+    if not r.actions:  # the piles show a look: the table needs the card the seat to move
+        # held before its draw (--older) or knew (--knew)
+        note = next(n for n in r.notes if "--older" in n or "--knew" in n)
+        if "--knew" in note:
+            knew = state.seats[1 - state.turn].hand[0]
+            assert f"{knew.title} (--knew" in note or f"or {knew.title}" in note
+            r = solve_position(state, pimc=False, knew=knew)
+        else:
+            assert "--older" in note
+            r = solve_position(state, pimc=False, older=state.seats[state.turn].hand[0])
     assert r.exploitability is not None and r.exploitability <= EPS
     assert r.bracket is not None
     lo, hi = r.bracket
@@ -314,12 +322,71 @@ def test_a_chancellors_returns_are_known_to_the_seat_that_returned_them_alone() 
     assert r.value != solve_position(public, pimc=False).value
 
 
-def test_returns_by_both_seats_in_a_position_without_moves_are_refused() -> None:
+def test_returns_by_both_seats_are_read_off_the_order_of_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both seats have played a Chancellor: P2's on its first turn, P1's on its second, so
+    P1's returns lie lowest (loveformal.turn_history), and the Guard is P1's."""
     both = Z_RETURNED.replace("d:Spy,Guard,Baron", "d:Spy,Chancellor,Baron").replace(
         "P1 Chancellor,Guard", "P1 Guard,Guard"
     )
-    with pytest.raises(MalformedInput, match="does not say who returned these"):
-        solve_position(parse_position(both))
+    state = parse_position(both)
+    assert endgame_module.returned_tail(state) == ((Card.GUARD,), (0,))
+    r = solve_position(state, pimc=False)
+    assert r.exploitability == 0
+    assert any("known card Guard is P1's Chancellor return (in every order" in n for n in r.notes)
+    # A planted bug, the returns read as the other seat's: the value moves.
+    swapped = frozenset({Account((1, 1), None)})
+    monkeypatch.setattr(endgame_module, "kept_accounts", lambda s: swapped)
+    assert endgame_module.returned_tail(state) == ((Card.GUARD,), (1,))
+    assert solve_position(state, pimc=False).value != r.value
+
+
+# P1's Chancellor was discarded by its own Prince (the card right after it on its pile, with
+# one turn fewer than its pile's cards otherwise), so the known deck is P2's returns alone.
+Z_PRINCED_CHANCELLOR = (
+    "z2019 2p r1 start:P1 | P1 Priest*2 d:Prince,Spy,Prince,Chancellor,Guard,Handmaid,Spy t0 | "
+    "P2 Baron d:Guard,Handmaid,Countess,Chancellor,Guard t0 | deck Princess,Baron | "
+    "aside Guard | up Guard*2,King | play P1"
+)
+
+
+def test_a_chancellor_a_prince_made_its_seat_discard_returned_nothing() -> None:
+    state = parse_position(Z_PRINCED_CHANCELLOR)
+    assert endgame_module.returned_tail(state) == ((Card.PRINCESS, Card.BARON), (1, 1))
+    r = solve_position(state, pimc=False)
+    assert (r.value, r.exploitability) == (Fraction(1, 5), Fraction(0))
+    # Read as known to neither seat (before both seats' Chancellors were told apart): 11/45.
+    unseen = Z_PRINCED_CHANCELLOR.replace("deck Princess,Baron", "deck - / Baron,Princess")
+    assert solve_position(parse_position(unseen), pimc=False).value == Fraction(11, 45)
+
+
+# Two orders of turns fit these piles (whom each Prince chose): in one P1's Chancellor came
+# last, in the other P2's.
+Z_EITHER_ORDER = (
+    "z2019 2p r1 start:P1 | P1 Guard d:Guard,Priest*2,Spy,Prince,Chancellor t0 | P2 "
+    "Baron,Princess d:Countess,Spy,Handmaid,Chancellor,Prince,Guard t0 | deck Guard,Baron | "
+    "aside Guard | up King,Handmaid,Guard | play P2"
+)
+
+
+# P2 played both Chancellors, and its returns are the deck either way; in one order of turns
+# that fits, P1 has just drawn one of them too (P2 knows it), in the other a card above them.
+Z_EITHER_DRAW = (
+    "z2019 2p r1 start:P1 | P1 Countess,Spy d:Guard,Priest,Spy,Baron,Guard*2 t0 | P2 King "
+    "d:Chancellor,Prince,Priest,Prince,Chancellor,Guard t0 | deck Princess,Handmaid | aside "
+    "Handmaid | up Guard,Baron,Guard | play P1"
+)
+
+
+def test_returns_the_order_of_turns_leaves_open_are_refused() -> None:
+    with pytest.raises(MalformedInput, match="more than one order of turns") as exc:
+        solve_position(parse_position(Z_EITHER_ORDER))
+    assert "returned by P1, P1" in str(exc.value) and "returned by P2, P2" in str(exc.value)
+    state = parse_position(Z_EITHER_DRAW)
+    assert endgame_module.returned_tail(state) == ((Card.PRINCESS, Card.HANDMAID), (1, 1))
+    with pytest.raises(MalformedInput, match="P1 has just drawn a card P2 returned"):
+        solve_position(state)
 
 
 # P1 returned the Princess with its Chancellor; every unseen card above it has been drawn.
@@ -341,9 +408,9 @@ def test_a_wholly_known_deck_is_the_returns_of_the_seat_that_played_a_chancellor
     both = Z_KNOWN_DECK.replace("d:Handmaid,Guard,Prince", "d:Handmaid,Chancellor,Prince").replace(
         "aside Chancellor", "aside Guard"
     )
-    # Both seats played a Chancellor: the notation does not say whose return it is, so the
-    # card is dealt as unseen (as the same position with the deck written unseen).
-    assert endgame_module.returned_tail(parse_position(both)) == ((), ())
+    # Both seats played a Chancellor: by the order of turns the piles fit (P1's on its first
+    # turn, P2's on its second), the Princess is P2's return.
+    assert endgame_module.returned_tail(parse_position(both)) == ((Card.PRINCESS,), (1,))
 
 
 def test_returns_from_the_log_name_their_seat() -> None:
@@ -1116,6 +1183,87 @@ def test_what_the_movers_own_priest_saw_is_known_to_it(monkeypatch: pytest.Monke
         solve_position(state, pimc=False, knew=Card.KING)
     monkeypatch.setattr(endgame_module, "public_last_play", lambda state: None)
     assert solve_position(state, pimc=False).value == Fraction(2, 5)
+
+
+# P2 drew P1's Chancellor return (P1 played its second Chancellor last but one turn) at the
+# start of its last turn, then played a Guard: P1 knows the card P2 drew.
+RETURN_DRAWN_LAST = (
+    "z2019 2p r1 start:P1 | P1 Princess,Spy d:Chancellor,Guard,Baron,Chancellor,Guard*2 t0 | "
+    "P2 King d:Prince,Handmaid*2,Priest,Countess,Spy,Guard t0 | deck Prince | aside Guard | "
+    "up Priest,Guard,Baron | play P1"
+)
+
+
+def test_the_return_the_other_seat_drew_last_is_known_to_the_mover(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As a Priest's look two turns back (loveformal.knowledge.public_return_drawn_last): each
+    deal carries both histories, P1 knowing P2's card or the Guard P2 played since. A
+    planted bug: the knowledge left out, 1/5."""
+    from loveformal.knowledge import public_return_drawn_last
+
+    state = parse_position(RETURN_DRAWN_LAST)
+    assert public_return_drawn_last(state) and public_last_play(state) is None
+    assert endgame_module.returned_tail(state) == ((Card.PRINCE,), (0,))
+    seen = set()
+    for d in enumerate_deals(state):
+        saw, played = d.seen
+        assert (saw.kind, saw.seat, saw.other) == (EventKind.SAW, 0, 1)
+        assert saw.card in (*d.hands[1], Card.GUARD)
+        assert (played.kind, played.seat, played.card) == (EventKind.PLAYED, 1, Card.GUARD)
+        seen.add(saw.card)
+    assert len(seen) > 2
+    r = solve_position(state, pimc=False)
+    assert r.value == Fraction(19, 60) and not r.actions
+    assert any("P2 drew P1's Chancellor return at the start of its last turn" in n for n in r.notes)
+    assert any("which card of P2 it knew, Guard or King (--knew CARD" in n for n in r.notes)
+    r = solve_position(state, pimc=False, knew=Card.KING)
+    assert r.value == Fraction(19, 60) and [str(a.action) for a in r.actions] == [
+        "play Princess",
+        "play Spy",
+    ]
+    monkeypatch.setattr(endgame_module, "public_return_drawn_last", lambda state: False)
+    assert solve_position(state, pimc=False).value == Fraction(1, 5)
+
+
+# P1 drew P2's Chancellor return at the start of its turn before this one, then played a
+# Guard, and P2 a Guard: P2 knows the card P1 drew (the mirror of the above).
+RETURN_DRAWN_EARLIER = (
+    "z2019 2p r1 start:P1 | P1 Priest,Handmaid d:Guard,Handmaid,Spy,Prince,Chancellor,Guard t0 "
+    "| P2 Prince d:Countess,Baron,Chancellor,Guard*2,Spy,Guard t0 | deck Baron | aside King | "
+    "up Princess,Priest,Guard | play P1"
+)
+
+
+def test_the_return_the_mover_drew_before_is_known_to_the_other_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As the other seat's Priest three turns back
+    (loveformal.knowledge.public_return_drawn_earlier). A planted bug: left out, 11/30."""
+    from loveformal.knowledge import public_return_drawn_earlier
+
+    state = parse_position(RETURN_DRAWN_EARLIER)
+    assert public_return_drawn_earlier(state) and public_earlier_play(state) is None
+    for d in enumerate_deals(state):
+        saw, *plays = d.seen
+        assert (saw.kind, saw.seat, saw.other) == (EventKind.SAW, 1, 0)
+        assert saw.card in (*d.hands[0], Card.GUARD)
+        assert [(e.kind, e.seat, e.card) for e in plays] == [
+            (EventKind.PLAYED, 0, Card.GUARD),
+            (EventKind.PLAYED, 1, Card.GUARD),
+        ]
+    r = solve_position(state, pimc=False)
+    assert r.value == Fraction(7, 20) and not r.actions
+    assert any(
+        "P1 drew P2's Chancellor return at the start of its turn before" in n for n in r.notes
+    )
+    assert any("Guard or Priest or Handmaid (--shown CARD" in n for n in r.notes)
+    r = solve_position(state, pimc=False, shown=Card.GUARD, older=Card.PRIEST)
+    assert r.value == Fraction(7, 20) and len(r.actions) == 2
+    with pytest.raises(MalformedInput, match="no cards the seats could have held then fit it"):
+        solve_position(state, pimc=False, shown=Card.PRIEST, older=Card.HANDMAID)
+    monkeypatch.setattr(endgame_module, "public_return_drawn_earlier", lambda state: False)
+    assert solve_position(state, pimc=False).value == Fraction(11, 30)
 
 
 def test_the_movers_own_baron_two_turns_back_was_a_tie(monkeypatch: pytest.MonkeyPatch) -> None:
