@@ -1157,6 +1157,24 @@ _LAST_KING = (
 )
 
 
+def _looks_then_plays(
+    state: State, knower: int, plays: list[tuple[int, Card]], kept_or: Card
+) -> set[Card]:
+    """Check every deal's log of a look read off the piles: ``knower`` saw the other seat's
+    card (one it holds in the deal, or ``kept_or``, the card it played since), then
+    ``plays`` (seat, card); return the cards seen."""
+    seen = set()
+    for d in enumerate_deals(state):
+        saw, *played = d.seen
+        assert (saw.kind, saw.seat, saw.other) == (EventKind.SAW, knower, 1 - knower)
+        assert saw.card in (*d.hands[1 - knower], kept_or)
+        assert [(e.kind, e.seat, e.card) for e in played] == [
+            (EventKind.PLAYED, seat, card) for seat, card in plays
+        ]
+        seen.add(saw.card)
+    return seen
+
+
 def test_what_the_movers_own_priest_saw_is_known_to_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """P1's Priest saw P2's card two turns back; P2 then played a Guard, the card seen or the
     one it drew. Each deal carries both histories: P1 saw P2's card, or the Guard. The table
@@ -1164,11 +1182,7 @@ def test_what_the_movers_own_priest_saw_is_known_to_it(monkeypatch: pytest.Monke
     out, 2/5."""
     state = parse_position(LAST_PRIEST)
     assert public_last_play(state) is Card.PRIEST
-    for d in enumerate_deals(state):
-        saw, played = d.seen
-        assert (saw.kind, saw.seat, saw.other) == (EventKind.SAW, 0, 1)
-        assert saw.card in (*d.hands[1], Card.GUARD)
-        assert (played.kind, played.seat, played.card) == (EventKind.PLAYED, 1, Card.GUARD)
+    _looks_then_plays(state, 0, [(1, Card.GUARD)], Card.GUARD)
     r = solve_position(state, pimc=False)
     assert r.value == Fraction(19, 30) and not r.actions
     assert any("which card of P2 it knew, Guard or Prince (--knew CARD" in n for n in r.notes)
@@ -1205,14 +1219,7 @@ def test_the_return_the_other_seat_drew_last_is_known_to_the_mover(
     state = parse_position(RETURN_DRAWN_LAST)
     assert public_return_drawn_last(state) and public_last_play(state) is None
     assert endgame_module.returned_tail(state) == ((Card.PRINCE,), (0,))
-    seen = set()
-    for d in enumerate_deals(state):
-        saw, played = d.seen
-        assert (saw.kind, saw.seat, saw.other) == (EventKind.SAW, 0, 1)
-        assert saw.card in (*d.hands[1], Card.GUARD)
-        assert (played.kind, played.seat, played.card) == (EventKind.PLAYED, 1, Card.GUARD)
-        seen.add(saw.card)
-    assert len(seen) > 2
+    assert len(_looks_then_plays(state, 0, [(1, Card.GUARD)], Card.GUARD)) > 2
     r = solve_position(state, pimc=False)
     assert r.value == Fraction(19, 60) and not r.actions
     assert any("P2 drew P1's Chancellor return at the start of its last turn" in n for n in r.notes)
@@ -1244,14 +1251,7 @@ def test_the_return_the_mover_drew_before_is_known_to_the_other_seat(
 
     state = parse_position(RETURN_DRAWN_EARLIER)
     assert public_return_drawn_earlier(state) and public_earlier_play(state) is None
-    for d in enumerate_deals(state):
-        saw, *plays = d.seen
-        assert (saw.kind, saw.seat, saw.other) == (EventKind.SAW, 1, 0)
-        assert saw.card in (*d.hands[0], Card.GUARD)
-        assert [(e.kind, e.seat, e.card) for e in plays] == [
-            (EventKind.PLAYED, 0, Card.GUARD),
-            (EventKind.PLAYED, 1, Card.GUARD),
-        ]
+    _looks_then_plays(state, 1, [(0, Card.GUARD), (1, Card.GUARD)], Card.GUARD)
     r = solve_position(state, pimc=False)
     assert r.value == Fraction(7, 20) and not r.actions
     assert any(
