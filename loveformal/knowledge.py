@@ -670,7 +670,7 @@ def public_return_drawn_last(state: State) -> bool:
     hand and showed no card). The other seat still holds that card or has just played it,
     as after a Priest's look at its card two turns back (:func:`position_last_play`). Only
     when the piles show no other such reading (the seat to move's own last play, the other
-    seat's earlier one, a look, a return drawn now), which is read instead."""
+    seat's earlier one, a look), which is read instead."""
     out = tuple(s.out for s in state.seats)
     if _has_play(state.log) or not _at_a_two_player_turn(state.players, state.phase, out):
         return False
@@ -709,12 +709,12 @@ def public_return_drawn_earlier(state: State) -> bool:
 
 def _other_reading(state: State) -> bool:
     """Whether the piles show one of the readings a drawn return gives way to: the seat to
-    move's last play, the other seat's earlier one, a look, a return drawn now."""
+    move's last play, the other seat's earlier one, a look. (A return the seat to move has
+    just drawn, :func:`public_drawn_return`, is read with it.)"""
     return (
         public_last_play(state) is not None
         or public_earlier_play(state) is not None
         or bool(public_sights(state))
-        or public_drawn_return(state) is not None
     )
 
 

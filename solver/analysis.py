@@ -851,9 +851,9 @@ def _solve_position(
             if not sight.older:
                 notes.append(
                     f"the discard piles show that {seat_name(a)} knows the card "
-                    f"{seat_name(b)} has just drawn ({seat_name(a)}'s Chancellor, played last "
-                    f"with two cards in the deck, returned both: {seat_name(b)} drew the upper "
-                    "one): each deal carries that knowledge, as its cards make it"
+                    f"{seat_name(b)} has just drawn ({seat_name(a)}'s Chancellor return, in "
+                    "every order of turns the piles fit): each deal carries that knowledge, as "
+                    "its cards make it"
                 )
                 continue
             player = a if b == state.turn else b  # the other seat, whose Priest or King it was

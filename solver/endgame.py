@@ -613,7 +613,34 @@ def unseen_cards(state: State) -> tuple[Card, ...]:
         )
     returned_tail(state)  # refuses a tail whose returner the position does not tell
     _check_drawn_return(state)
+    _check_readings(state)
     return sort_cards(expected.elements())
+
+
+def _check_readings(state: State) -> None:
+    """Refuse a position whose discard piles show what a seat knows of the seat to move's
+    cards (:func:`pile_sights`: most often its Chancellor return the seat to move has just
+    drawn) together with a play whose histories depend on the order of the seat to move's
+    cards (a Baron or King two turns back, or the other seat's play before its last): the
+    solver does not read the two together. A look at the other seat's card (a Priest two
+    turns back, a return it drew at its last turn) is read with it."""
+    last, earlier = _last_look(state), _earlier_look(state)
+    if (last is None or last is Card.PRIEST) and earlier is None:
+        return
+    if not pile_sights(state):
+        return
+    mover, other = state.turn, 1 - state.turn
+    play = (
+        f"{seat_name(mover)}'s {last.title} two turns back"
+        if last is not None
+        else f"what {seat_name(other)} learnt of {seat_name(mover)}'s card three turns back"
+    )
+    raise MalformedInput(
+        f"the discard piles show {play}, and that the other seat knows one of "
+        f"{seat_name(mover)}'s cards (most often the card it has just drawn, the other "
+        "seat's Chancellor return); the solver does not read these two together: give the "
+        "position as a scenario with its moves"
+    )
 
 
 def _check_drawn_return(state: State) -> None:
@@ -1185,10 +1212,18 @@ def enumerate_deals(
                     f"at most {limit:,}). Raise --max-nodes or solve a later position"
                 )
             if read:
-                # No other inference from the piles applies with these (public_last_play,
-                # public_earlier_play).
-                for share, seen in histories:
-                    deals.append(replace(deal, weight=deal.weight * share, seen=seen))
+                # Of the other inferences from the piles only a return drawn now comes with
+                # these, and only with a look at the other seat's card (_check_readings):
+                # independent of the seat to move's cards' order, so the shares multiply.
+                parts = histories
+                if sights:
+                    parts = [
+                        (a * b, sight + look)
+                        for b, sight in _split_by_sights(hands, sights, knowledge, excluded)
+                        for a, look in histories
+                    ]
+                for share, seen in parts:
+                    deals.append(replace(deal, weight=deal.weight * share, seen=compared + seen))
                 return
             if not sights:
                 deals.append(deal)

@@ -1233,6 +1233,57 @@ def test_the_return_the_other_seat_drew_last_is_known_to_the_mover(
     assert solve_position(state, pimc=False).value == Fraction(1, 5)
 
 
+# P1's Priest looked at P2's card two turns back, P2 then played a Guard, and P1 has just
+# drawn P2's Chancellor return (every unseen card above it drawn since).
+PRIEST_AND_RETURN_DRAWN_NOW = (
+    "z2019 2p r1 start:P1 | P1 Priest,Baron d:King,Countess,Handmaid,Prince,Guard,Priest t0 | "
+    "P2 Spy d:Guard,Handmaid,Guard,Prince,Guard,Chancellor,Guard t0 | deck Guard | aside "
+    "Chancellor | up Princess,Spy,Baron | play P1"
+)
+
+
+def test_a_return_drawn_now_is_read_with_a_look_at_the_other_seats_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each seat knows a card of the other: both are read, each deal's log carrying P2's
+    knowledge of P1's new card, then P1's look and P2's play (the shares multiply: the look
+    does not depend on which of P1's cards is new). The table needs both --older and
+    --knew. A planted bug: the drawn return left out, 1/6 (as before it was read with
+    a look)."""
+    from loveformal.knowledge import public_drawn_return
+
+    state = parse_position(PRIEST_AND_RETURN_DRAWN_NOW)
+    assert public_last_play(state) is Card.PRIEST and public_drawn_return(state) == (1, 0)
+    for d in enumerate_deals(state):
+        knew_new, saw, played = d.seen
+        assert (knew_new.kind, knew_new.seat, knew_new.other) == (EventKind.SAW, 1, 0)
+        assert knew_new.card in d.hands[0]
+        assert (saw.seat, saw.other, played.seat, played.card) == (0, 1, 1, Card.GUARD)
+    r = solve_position(state, pimc=False)
+    assert r.value == Fraction(2, 15) and not r.actions
+    r = solve_position(state, pimc=False, older=Card.PRIEST, knew=Card.SPY)
+    assert r.value == Fraction(2, 15)
+    assert {str(a.action): a.value for a in r.actions} == {
+        "play Baron on P2": 1,
+        "play Priest on P2": -1,
+    }
+    monkeypatch.setattr(endgame_module, "pile_sights", lambda state: {})
+    assert solve_position(state, pimc=False).value == Fraction(1, 6)
+
+
+def test_a_return_drawn_now_with_a_play_that_depends_on_the_order_is_refused() -> None:
+    """P2's Priest under its top discard saw P1's card three turns back (P1 kept it or
+    played it: which of P1's cards is older matters), and P1's new card is P2's return: not
+    read together."""
+    text = (
+        "z2019 2p r1 start:P1 | P1 Guard*2 d:Countess,Handmaid,Chancellor,Guard*2 t0 | P2 King "
+        "d:Chancellor,Prince,Handmaid,Priest*2,Spy t0 | deck Prince,Baron,Guard | aside Spy | "
+        "up Guard,Princess,Baron | play P1"
+    )
+    with pytest.raises(MalformedInput, match="does not read these two together"):
+        solve_position(parse_position(text))
+
+
 # P1 drew P2's Chancellor return at the start of its turn before this one, then played a
 # Guard, and P2 a Guard: P2 knows the card P1 drew (the mirror of the above).
 RETURN_DRAWN_EARLIER = (
