@@ -709,8 +709,9 @@ def public_return_drawn_earlier(state: State) -> bool:
 
 def _other_reading(state: State) -> bool:
     """Whether the piles show one of the readings a drawn return gives way to: the seat to
-    move's last play, the other seat's earlier one, a look. (A return the seat to move has
-    just drawn, :func:`public_drawn_return`, is read with it.)"""
+    move's last play, the other seat's earlier one, a look. A return the seat to move has
+    just drawn (:func:`public_drawn_return`) is not among them: the solver reads it with a
+    return drawn last, and refuses a position that shows it with one drawn earlier."""
     return (
         public_last_play(state) is not None
         or public_earlier_play(state) is not None
