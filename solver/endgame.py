@@ -624,7 +624,7 @@ def _check_readings(state: State) -> None:
     cards (a Baron or King two turns back, or the other seat's play before its last): the
     solver does not read the two together. A look at the other seat's card (a Priest two
     turns back, a return it drew at its last turn) is read with it."""
-    last, earlier = _last_look(state), _earlier_look(state)
+    last, earlier = _looks(state)
     if (last is None or last is Card.PRIEST) and earlier is None:
         return
     if not pile_sights(state):
@@ -838,6 +838,19 @@ def _known(seat: int, other: int, card: Card) -> Event:
     )
 
 
+def _compared(seat: int, other: int, cards: tuple[Card, Card]) -> Event:
+    """``seat``'s Baron compared its card with ``other``'s (``cards``: its own, then the
+    other's), a tie, as an event of a deal's log from before the position, seen by both."""
+    return Event(
+        EventKind.COMPARED,
+        seat=seat,
+        other=other,
+        cards=cards,
+        note=_BEFORE,
+        visible_to=(seat, other),
+    )
+
+
 def _shares(
     views: Counter[tuple[Event, ...]], orders: int
 ) -> list[tuple[Fraction, tuple[Event, ...]]]:
@@ -859,35 +872,38 @@ def _last_play_events(state: State, last: Card, older: Card, known: Card) -> tup
     :func:`pile_sights`: then only ``known`` matters."""
     mover = state.turn
     other = 1 - mover
-    both = (mover, other)
     played = Event(EventKind.PLAYED, seat=other, card=state.seats[other].discards[-1], note=_BEFORE)
     if last is Card.BARON and not _last_turn(state):
-        compared = Event(
-            EventKind.COMPARED,
-            seat=mover,
-            other=other,
-            cards=(older, known),
-            note=_BEFORE,
-            visible_to=both,
-        )
-        return (compared, played)
+        return (_compared(mover, other, (older, known)), played)
     saw = _known(mover, other, known)
     if last is Card.KING and not _last_turn(state):
         return (saw, _known(other, mover, older), played)
     return (saw, played)
 
 
-def _last_look(state: State) -> Card | None:
-    """How the seat to move learnt the other seat's card two turns back, as
-    :func:`_split_by_last_play` reads it: its own Priest, Baron or King
+def _looks(state: State) -> tuple[Card | None, Card | None]:
+    """What the piles show each seat learnt of the other's card, as the splits read it:
+    ``(last, earlier)``, at most one of them not ``None``.
+
+    ``last`` (:func:`_split_by_last_play`): how the seat to move learnt the other seat's card
+    two turns back, its own Priest, Baron or King
     (:func:`~loveformal.knowledge.public_last_play`), or its Chancellor return the other seat
     drew at the start of its last turn
     (:func:`~loveformal.knowledge.public_return_drawn_last`), which tells it the card as a
-    Priest's look would (the draw is public in form: both know it was that return)."""
+    Priest's look would (the draw is public in form: both know it was that return).
+
+    ``earlier`` (:func:`_split_by_earlier_play`): how the other seat learnt the seat to
+    move's card three turns back, its Priest, Baron or King
+    (:func:`~loveformal.knowledge.public_earlier_play`), or its Chancellor return the seat to
+    move drew at the start of its turn before this one
+    (:func:`~loveformal.knowledge.public_return_drawn_earlier`), read as a Priest's look."""
     last = public_last_play(state)
     if last is None and public_return_drawn_last(state):
-        return Card.PRIEST
-    return last
+        last = Card.PRIEST
+    earlier = public_earlier_play(state)
+    if earlier is None and public_return_drawn_earlier(state):
+        earlier = Card.PRIEST
+    return last, earlier
 
 
 def _split_by_last_play(
@@ -934,14 +950,7 @@ def _earlier_play_events(
     )
     idle = _last_turn(state)
     if earlier is Card.BARON and not idle:
-        compared = Event(
-            EventKind.COMPARED,
-            seat=other,
-            other=mover,
-            cards=(theirs, mine),
-            note=_BEFORE,
-            visible_to=(other, mover),
-        )
+        compared = _compared(other, mover, (theirs, mine))
         return (compared, *since)
     if earlier is Card.PRIEST and idle:
         return ()
@@ -951,19 +960,6 @@ def _earlier_play_events(
     if earlier is not Card.PRIEST:  # a Baron's or King's card, to the seat to move
         known += (_known(mover, other, theirs),)
     return (*known, *since)
-
-
-def _earlier_look(state: State) -> Card | None:
-    """How the other seat learnt the seat to move's card three turns back, as
-    :func:`_split_by_earlier_play` reads it: its Priest, Baron or King
-    (:func:`~loveformal.knowledge.public_earlier_play`), or its Chancellor return the seat to
-    move drew at the start of its turn before this one
-    (:func:`~loveformal.knowledge.public_return_drawn_earlier`), which tells it the card as
-    a Priest's look would."""
-    earlier = public_earlier_play(state)
-    if earlier is None and public_return_drawn_earlier(state):
-        return Card.PRIEST
-    return earlier
 
 
 def _split_by_earlier_play(
@@ -1135,8 +1131,7 @@ def enumerate_deals(
         raise MalformedInput("inconsistent knowledge: a known card is not among the unseen cards")
     ruled_out = public_exclusions(state)
     tie = public_tie(state)
-    last = _last_look(state)
-    earlier = _earlier_look(state)
+    last, earlier = _looks(state)
     sights = _sights(state, knower) if knower is not None else {}
     sights = sights or pile_sights(state)
     # Seats whose hands are weighed by the order of their cards: two cards or more, told
@@ -1285,14 +1280,7 @@ def _tie_events(
     older = next((c for c in hands[mover] if state.rules.value(c) == value), None)
     if older is None:
         return ()
-    event = Event(
-        EventKind.COMPARED,
-        seat=other,
-        other=mover,
-        cards=(theirs, older),
-        note=_BEFORE,
-        visible_to=(other, mover),
-    )
+    event = _compared(other, mover, (theirs, older))
     return (event,)
 
 
@@ -1381,8 +1369,7 @@ def check_knew(
     the card it played since (its top discard), the seat to move's card or the card it
     played since; and, with ``older``, unless they fit the plays together (checked before a
     build, not after it: :func:`_actual_history`)."""
-    last = _last_look(state)
-    earlier = _earlier_look(state)
+    last, earlier = _looks(state)
     mover, other = state.turn, 1 - state.turn
     if knew is not None:
         if last is None and earlier not in (Card.BARON, Card.KING):
@@ -1431,8 +1418,7 @@ def _actual_history(
     ``shown`` of its own the other seat knew, where its information set depends on them,
     each given or the one the piles and the plays leave. :class:`UnknownLastPlay` if one is
     needed and not given, :class:`MalformedInput` if none fits."""
-    last = _last_look(state)
-    earlier = _earlier_look(state)
+    last, earlier = _looks(state)
     if last is None and earlier is None:
         return ()
     mover = state.turn

@@ -14,7 +14,7 @@ from loveformal.actions import BishopRedraw, ChancellorReturn, Draw, Play
 from loveformal.cards import Card
 from loveformal.dealing import deal
 from loveformal.engine import apply, new_match
-from loveformal.events import EventKind
+from loveformal.events import Event, EventKind
 from loveformal.knowledge import (
     Exclusions,
     drawn_since,
@@ -768,6 +768,34 @@ def test_the_drawn_return_check_catches_a_chancellor_played_earlier() -> None:
 LastPlay = Callable[..., Card | None]
 
 
+def _effect(s: State, play: int, until: int, seat: int) -> Event | None:
+    """The one look, comparison or swap by ``seat`` on the other seat that the log shows
+    after the play at ``play`` and before the event at ``until`` (``None`` if not one)."""
+    kinds = (EventKind.SAW, EventKind.COMPARED, EventKind.SWAPPED)
+    found = [
+        e
+        for e in s.log[play + 1 : until]
+        if e.kind in kinds and (e.seat, e.other) == (seat, 1 - seat)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _plays_read(
+    reading: LastPlay, games: int, seed: int, checked: Counter[Card] | None
+) -> Iterator[tuple[str, State, Card, list[int]]]:
+    """The states of random two-player rounds of every preset where ``reading`` of the
+    discard piles (as :func:`position_last_play`) gives a card: the preset's name, the state,
+    the card and the indexes of the log's plays; ``checked`` counts them by the card."""
+    for name, s in _two_player_states(games, random.Random(seed)):
+        piles = tuple(x.discards for x in s.seats)
+        card = reading(2, s.phase, s.turn, piles, tuple(x.out for x in s.seats))
+        if card is None:
+            continue
+        if checked is not None:
+            checked[card] += 1
+        yield name, s, card, [i for i, e in enumerate(s.log) if e.kind is EventKind.PLAYED]
+
+
 def _first_false_last_play(
     reading: LastPlay, games: int, seed: int, checked: Counter[Card] | None = None
 ) -> str | None:
@@ -778,15 +806,9 @@ def _first_false_last_play(
     to move knew is the other seat's card or that play, a Baron's is of its older card's
     value, a King's handed over is no Countess and its older card is the one it received.
     None if there is none; ``checked`` counts the readings by the card."""
-    for name, s in _two_player_states(games, random.Random(seed)):
+    for name, s, last, plays in _plays_read(reading, games, seed, checked):
         piles = tuple(x.discards for x in s.seats)
-        last = reading(2, s.phase, s.turn, piles, tuple(x.out for x in s.seats))
-        if last is None:
-            continue
-        if checked is not None:
-            checked[last] += 1
         mover, other = s.turn, 1 - s.turn
-        plays = [i for i, e in enumerate(s.log) if e.kind is EventKind.PLAYED]
         if len(plays) < 2:
             return f"{name}: fewer than two plays: {s}"
         mine, theirs = s.log[plays[-2]], s.log[plays[-1]]
@@ -797,15 +819,9 @@ def _first_false_last_play(
             piles[other][-1],
         ):
             return f"{name}: not the last two plays: {s}"
-        kinds = (EventKind.SAW, EventKind.COMPARED, EventKind.SWAPPED)
-        effect = [
-            e
-            for e in s.log[plays[-2] + 1 : plays[-1]]
-            if e.kind in kinds and (e.seat, e.other) == (mover, other)
-        ]
-        if len(effect) != 1:
+        e = _effect(s, plays[-2], plays[-1], mover)
+        if e is None:
             return f"{name}: no look, tie or swap: {s}"
-        (e,) = effect
         older = _older_card(s, mover)
         if last is Card.PRIEST:
             assert e.card is not None
@@ -877,29 +893,17 @@ def _first_false_earlier_play(
     move it was about is that seat's older card or its play since, the other seat's card
     then (a Baron's, a King's) its card or its play since, of equal values after a Baron,
     and a King's handed over is no Countess. None if there is none."""
-    for name, s in _two_player_states(games, random.Random(seed)):
+    for name, s, earlier, plays in _plays_read(reading, games, seed, checked):
         piles = tuple(x.discards for x in s.seats)
-        earlier = reading(2, s.phase, s.turn, piles, tuple(x.out for x in s.seats))
-        if earlier is None:
-            continue
-        if checked is not None:
-            checked[earlier] += 1
         mover, other = s.turn, 1 - s.turn
-        plays = [i for i, e in enumerate(s.log) if e.kind is EventKind.PLAYED]
         if len(plays) < 3:
             return f"{name}: fewer than three plays: {s}"
         seen = [(s.log[i].seat, s.log[i].card) for i in plays[-3:]]
         if seen != [(other, earlier), (mover, piles[mover][-1]), (other, piles[other][-1])]:
             return f"{name}: not the last three plays: {s}"
-        kinds = (EventKind.SAW, EventKind.COMPARED, EventKind.SWAPPED)
-        effect = [
-            e
-            for e in s.log[plays[-3] + 1 : plays[-2]]
-            if e.kind in kinds and (e.seat, e.other) == (other, mover)
-        ]
-        if len(effect) != 1:
+        e = _effect(s, plays[-3], plays[-2], other)
+        if e is None:
             return f"{name}: no look, tie or swap: {s}"
-        (e,) = effect
         if earlier is Card.PRIEST:
             assert e.card is not None
             mine, theirs = e.card, None
