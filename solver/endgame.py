@@ -211,10 +211,16 @@ STATE_CAP_FLOOR = 100_000
 """The least :func:`state_cap` (about 200 MB of engine states, a few seconds to expand)."""
 STATES_PER_NODE = 8
 """:func:`state_cap` allows one engine state per this many histories of ``max_nodes``."""
-ESTIMATE_SLACK = 4
-"""The reduced build refuses at once when its estimate passes this many times its state cap:
-the estimate over-states (later deals share states with earlier ones), by up to 7 times in
-the benchmark endgames."""
+ESTIMATE_SLACK = 30
+"""The reduced build refuses at once when its estimate passes this many times its state cap.
+The estimate over-states, and by far: later deals share most of their states with earlier
+ones (deals that differ in cards since played or swapped reach the same positions), which
+sample deals spread over the list do not see. Over the 48 benchmark endgames with 4 and 5
+cards left (classic and 2019), the three sample deals' projection over-stated the distinct
+positions by 0.5–37 times, and by up to 21 times on endgames that fit the default cap (2019,
+4 cards left, seeds 4004 and 4010); at 4, the old slack, it refused 2019 seeds 4005 and 5011,
+which fit (1.40 M and 1.83 M histories). Between the two, the cap, checked as each state is
+made, refuses what does not fit, after expanding up to the cap (seconds, not minutes)."""
 
 
 def state_cap(max_nodes: int) -> int:
@@ -224,8 +230,9 @@ def state_cap(max_nodes: int) -> int:
     and takes longest to make (the engine's transitions). In the full tree every state is at
     least one history; small reduced games can have fewer histories than states (dominated
     branches are left out), which the floor covers. Above the floor the games are deep: every
-    benchmark endgame with more than 100 k states has over 8 histories per state, full or
-    reduced."""
+    benchmark endgame with more than 100 k states has over 8 histories per state in the full
+    tree, and all but one reduced (2019 edition, 4 cards left, seed 4005: 204 k states, 1.40 M
+    reduced histories, 6.8 per state: it fits the default cap all the same)."""
     return max(STATE_CAP_FLOOR, max_nodes // STATES_PER_NODE)
 
 
@@ -266,6 +273,10 @@ class Deal:
     its log: a Baron's tie the discard piles show (:func:`_tie_events`), and in a best
     response's deal (``enumerate_deals(knower=...)``) what the other seats know
     (:func:`_split_by_sights`)."""
+    returners: tuple[int, ...] = ()
+    """The seat that returned each card of :attr:`bottom` (:func:`returned_tail`, read once
+    per root: reading it off the orders of turns takes a replay); when it does not match
+    :attr:`bottom`, :func:`deal_state` reads it off the root."""
 
     def label(self) -> str:
         parts = [
@@ -409,12 +420,11 @@ def _returners(account: tuple[int, ...]) -> str:
     return f"the lowest {len(account)} returned by {by} (top to bottom)"
 
 
-def _tail_log(state: State, tail: tuple[Card, ...]) -> tuple[Event, ...]:
-    """The root's log of a deal whose returned tail holds ``tail``: one Chancellor return
-    per run of cards of one seat, seen by that seat alone (so that
-    :func:`~loveformal.knowledge.knows_bottom` and the observation keys give each seat its
-    own returned cards, and nobody else's)."""
-    _, owners = returned_tail(state)
+def _tail_log(tail: tuple[Card, ...], owners: tuple[int, ...]) -> tuple[Event, ...]:
+    """The root's log of a deal whose returned tail holds ``tail``, returned by ``owners``
+    (:func:`returned_tail`'s seats): one Chancellor return per run of cards of one seat,
+    seen by that seat alone (so that :func:`~loveformal.knowledge.knows_bottom` and the
+    observation keys give each seat its own returned cards, and nobody else's)."""
     events: list[Event] = []
     i = 0
     while i < len(tail):
@@ -1148,7 +1158,8 @@ def enumerate_deals(
             or (tie is not None and s == tie[0])
         )
     ]
-    tail = len(returned_tail(state)[0])
+    tail_cards, returners = returned_tail(state)
+    tail = len(tail_cards)
     pile_size = len(unseen) - sum(sizes) - aside - tail
     if pile_size < 0:
         raise MalformedInput("the hands and the set-aside card hold more cards than are unseen")
@@ -1193,7 +1204,7 @@ def enumerate_deals(
             if read and not histories:
                 return  # fits no history of the plays the piles show
             compared = _tie_events(state, tie, hands)
-            deal = Deal(hands, set_aside, pile, weight, bottom, compared)
+            deal = Deal(hands, set_aside, pile, weight, bottom, compared, returners)
             consistent[0] += 1
             if prior is not None:
                 deal = replace(deal, weight=_prior_weight(prior, state, deal))
@@ -1345,7 +1356,10 @@ def deal_state(state: State, deal: Deal) -> State:
     seats = tuple(s._replace(hand=h) for s, h in zip(state.seats, deal.hands, strict=True))
     bottom = deal.bottom
     pile = DrawPile((), deal.pile, bottom) if deal.pile else DrawPile(bottom, (), ())
-    log = _tail_log(state, bottom) if bottom else ()
+    owners = deal.returners
+    if bottom and len(owners) != len(bottom):
+        owners = returned_tail(state)[1]
+    log = _tail_log(bottom, owners) if bottom else ()
     return state._replace(seats=seats, pile=pile, set_aside=deal.set_aside, log=log + deal.seen)
 
 
@@ -1544,7 +1558,7 @@ def actual_deal(
     to move's card with its play before its last
     (:func:`~loveformal.knowledge.public_earlier_play`) needs that card, ``shown``, and
     after a Baron or King ``knew`` (:func:`_actual_history`)."""
-    tail = returned_tail(state)[0]
+    tail, returners = returned_tail(state)
     cards = list(state.pile.cards())
     rest = cards[: len(cards) - len(tail)]
     hands = tuple(s.hand for s in state.seats)
@@ -1590,7 +1604,9 @@ def actual_deal(
     check_knew(state, knew, shown)
     seen += _actual_history(state, older, knew, shown)
     compared = _tie_events(state, public_tie(state), hands)
-    return Deal(hands, state.set_aside, sort_cards(rest), Fraction(1), tail, compared + seen)
+    return Deal(
+        hands, state.set_aside, sort_cards(rest), Fraction(1), tail, compared + seen, returners
+    )
 
 
 # ----------------------------------------------------------------------------- utilities

@@ -608,8 +608,10 @@ def build_levels(
         return out
 
     # Per full-event sequence, its Chancellor returns (all that knows_bottom reads of a log,
-    # with the pile's size), memoised along the sequences' parents.
+    # with the pile's size), memoised along the sequences' parents; equal ones are one tuple
+    # (``interned``), so that every deal with the same returns shares ``bottoms``' entries.
     returned_of: dict[int, tuple[Event, ...]] = {0: ()}
+    interned: dict[tuple[Event, ...], tuple[Event, ...]] = {(): ()}
     bottoms: dict[tuple[int, int, int], tuple[object, ...]] = {}
 
     def returned_log(fid: int) -> tuple[Event, ...]:
@@ -628,6 +630,7 @@ def build_levels(
             more = tuple([ev for ev in events if ev.kind is _RETURNED])
             if more:
                 got = got + more
+                got = interned.setdefault(got, got)
             returned_of[f] = got
         return got
 

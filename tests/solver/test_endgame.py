@@ -506,8 +506,22 @@ K4 = (
 )
 
 
-def test_reduced_build_refuses_on_its_estimate_before_expanding_every_deal() -> None:
-    # Three sample deals project about 2.3 M distinct positions: over 4 × the cap of 100 k.
+K8 = (
+    "classic 2p r1 start:P1 | P1 Princess d:Guard t0 | P2 Priest,King d:- t0 | deck - /"
+    " Guard*3,Priest,Baron*2,Handmaid,Prince | aside Prince | up Guard,Countess,Handmaid"
+    " | play P2"
+)
+"""The benchmark's first position with 8 cards left (classic, seed 8000): one sample deal
+projects about 13.5 M distinct positions, far past any cap a test sets."""
+
+
+def test_reduced_build_refuses_on_its_estimate_before_expanding_every_deal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Three sample deals project about 2.3 M distinct positions: over ESTIMATE_SLACK (30) ×
+    # the cap of 25 k (the floor lowered), so refused before expanding the rest.
+    monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 20_000)
+    assert state_cap(200_000) == 25_000
     deals_expanded: list[int] = []
     with pytest.raises(EndgameTooLarge, match=r"estimated at [\d,]+ distinct positions") as err:
         build_endgame(
@@ -518,6 +532,30 @@ def test_reduced_build_refuses_on_its_estimate_before_expanding_every_deal() -> 
         )
     assert "sample deal" in str(err.value) and "--max-nodes = 200,000" in str(err.value)
     assert deals_expanded == []  # refused before the expansion of every deal began
+
+
+# The benchmark's 2019 position with 2 cards left, seed 2004: 720 deals share 2,728 distinct
+# positions, but its three sample deals project about 30 k (deals that differ in cards since
+# played reach the same positions).
+SHARED = (
+    "z2019 2p r1 start:P1 | P1 Princess,Chancellor d:Guard,Priest,Spy,Guard,Spy,Chancellor t0"
+    " | P2 King d:Handmaid,Guard*3,Handmaid,Priest t0 | deck Guard,Baron | aside Countess"
+    " | up Prince,Baron,Prince | play P1"
+)
+
+
+def test_estimate_does_not_refuse_an_endgame_that_fits_its_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A cap of 3,000 positions (and 12,000 histories) holds it: the estimate, eleven times
+    # too high, must not refuse it; the old slack of 4 did (planted below).
+    monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 3_000)
+    assert state_cap(12_000) == 3_000
+    built = build_endgame(parse_position(SHARED), reduce=True, max_nodes=12_000)
+    assert len(built.deals) == 720 and built.game.num_nodes == 10_265
+    monkeypatch.setattr(endgame_module, "ESTIMATE_SLACK", 4)
+    with pytest.raises(EndgameTooLarge, match=r"estimated at [\d,]+ distinct positions"):
+        build_endgame(parse_position(SHARED), reduce=True, max_nodes=12_000)
 
 
 @pytest.mark.parametrize("reduce", [True, False])

@@ -14,7 +14,7 @@ from loveformal import cli
 from loveformal.solver import cli as solver_cli
 from loveformal.solver.analysis import solve_position
 
-from .test_endgame import EARLIER_KING, K6, LAST_PRIEST, D, E, endgame
+from .test_endgame import EARLIER_KING, K8, LAST_PRIEST, D, E, endgame
 
 runner = CliRunner()
 
@@ -113,7 +113,7 @@ P2 = ["Priest", "Baron", "Prince", "Handmaid"]
         ),
         (("",), "POSITION is empty"),
         ((D, "--max-nodes", "5"), "max-nodes"),
-        ((K6, "--max-nodes", "200000"), "estimated at"),
+        ((K8, "--max-nodes", "200000"), "estimated at"),
         ((D, "--seat", "P9"), "P9"),
         ((D, "--utility", "money"), "--utility"),
         ((D, "--older", "Kng"), "--older: unknown card 'Kng'"),
