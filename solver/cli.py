@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,7 +37,14 @@ from .analysis import EndgameResult, solve_position
 from .endgame import DEFAULT_MAX_NODES, UTILITIES, Utility
 from .plugins import load_function, parse_opponents
 
-__all__ = ["KNOWN_ENDGAMES", "load_position", "register", "solve_command", "verify_section"]
+__all__ = [
+    "KNOWN_ENDGAMES",
+    "SolveProgress",
+    "load_position",
+    "register",
+    "solve_command",
+    "verify_section",
+]
 
 EXIT_BAD_INPUT = 2
 
@@ -183,6 +191,52 @@ def render(result: EndgameResult) -> str:
     return "\n".join(lines)
 
 
+class SolveProgress:
+    """Progress lines of a long solve (the command line prints them on standard error).
+
+    At most one line every :attr:`every` seconds, none in the first ones (a short solve
+    prints nothing), plus one the moment the last deal is expanded after that (the reduced
+    build then goes on to count histories, with ``done == total`` on every call: those are
+    rate-limited like the rest; until the twenty-third session each one printed a line), and
+    always one when the restricted LP gives up for the whole LP. ``clock`` is injectable for
+    the tests."""
+
+    every = 2.0
+
+    def __init__(
+        self, echo: Callable[[str], None], clock: Callable[[], float] = time.perf_counter
+    ) -> None:
+        self.echo, self.clock = echo, clock
+        self.started = self.last = clock()
+        self.all_dealt = False
+
+    def build(self, done: int, total: int, nodes: int) -> None:
+        """``Progress`` of :func:`~loveformal.solver.endgame.build_endgame`."""
+        now = self.clock()
+        last_deal = done == total and not self.all_dealt
+        self.all_dealt = self.all_dealt or done == total
+        if now - self.last >= self.every or (last_deal and now - self.started >= self.every):
+            self.last = now
+            # The reduced build expands the engine's positions first (no histories yet).
+            made = f"{nodes:,} histories" if nodes else "expanding positions"
+            self.echo(f"building: {done}/{total} deals, {made} ({now - self.started:.0f} s)")
+
+    def lp(self, step: int, gap: float, selected: tuple[int, int]) -> None:
+        """``StepProgress`` of :func:`~loveformal.solver.seqform.solve`."""
+        now = self.clock()
+        if step == 0:
+            self.echo(
+                f"LP: the restricted game gave up; solving the whole LP ({sum(selected):,} "
+                f"sequences, {now - self.started:.0f} s)"
+            )
+        elif now - self.last >= self.every:
+            self.last = now
+            self.echo(
+                f"LP: restricted game {step}, {sum(selected):,} sequences, best-response "
+                f"gap {gap:.1e} ({now - self.started:.0f} s)"
+            )
+
+
 def _fail(message: str) -> typer.Exit:
     typer.echo(f"loveformal: error: {' '.join(message.split())}", err=True)
     return typer.Exit(EXIT_BAD_INPUT)
@@ -299,35 +353,7 @@ def solve_command(
         except KeyError as exc:
             raise MalformedInput(f"--shown: {exc.args[0]}") from None
         util: Utility = utility
-        started = time.perf_counter()
-        last = [started]
-
-        def progress(done: int, total: int, nodes: int) -> None:
-            now = time.perf_counter()
-            if now - last[0] >= 2.0 or (done == total and now - started >= 2.0):
-                last[0] = now
-                # The reduced build expands the engine's positions first (no histories yet).
-                made = f"{nodes:,} histories" if nodes else "expanding positions"
-                typer.echo(
-                    f"building: {done}/{total} deals, {made} ({now - started:.0f} s)", err=True
-                )
-
-        def lp_progress(step: int, gap: float, selected: tuple[int, int]) -> None:
-            now = time.perf_counter()
-            if step == 0:
-                typer.echo(
-                    f"LP: the restricted game gave up; solving the whole LP ({sum(selected):,} "
-                    f"sequences, {now - started:.0f} s)",
-                    err=True,
-                )
-            elif now - last[0] >= 2.0:
-                last[0] = now
-                typer.echo(
-                    f"LP: restricted game {step}, {sum(selected):,} sequences, best-response "
-                    f"gap {gap:.1e} ({now - started:.0f} s)",
-                    err=True,
-                )
-
+        report = SolveProgress(lambda line: typer.echo(line, err=True))
         result = solve_position(
             state,
             seat=seat_index,
@@ -336,9 +362,9 @@ def solve_command(
             max_nodes=max_nodes,
             prior=deal_prior,
             pimc=not no_pimc,
-            progress=progress,
+            progress=report.build,
             reduce=reduce,
-            lp_progress=lp_progress,
+            lp_progress=report.lp,
             older=older_card,
             knew=knew_card,
             shown=shown_card,

@@ -229,3 +229,37 @@ def test_shown_gives_the_table_after_the_other_seats_earlier_king() -> None:
     r = invoke("solve", EARLIER_KING, "--no-pimc", "--shown", "Princess")
     assert r.exit_code == 0, r.output
     assert "exact value: 5/12" in r.output and "play Guard on P1" in r.output
+
+
+def test_solve_progress_lines_are_rate_limited() -> None:
+    """A long solve reports its progress at most every two seconds, and once when the last
+    deal is expanded; the reduced build's many calls after that (``done == total`` on each,
+    as it counts histories) no longer print a line each."""
+    now = [0.0]
+    lines: list[str] = []
+    report = solver_cli.SolveProgress(lines.append, clock=lambda: now[0])
+
+    def at(t: float) -> None:
+        now[0] = t
+
+    at(0.5)
+    report.build(1, 10, 0)  # too early: a short solve prints nothing
+    at(2.5)
+    report.build(5, 10, 0)
+    at(3.0)
+    report.build(10, 10, 0)  # the last deal: printed though under 2 s since the last line
+    for t, nodes in [(3.1, 100), (3.2, 2_000), (3.9, 30_000), (4.9, 40_000), (5.2, 50_000)]:
+        at(t)
+        report.build(10, 10, nodes)
+    at(6.0)
+    report.lp(1, 1e-3, (10, 20))  # under 2 s since the last line
+    at(8.0)
+    report.lp(2, 1e-5, (15, 25))
+    report.lp(0, 0.0, (40, 60))  # giving up on the restricted LP: always said
+    assert lines == [
+        "building: 5/10 deals, expanding positions (2 s)",
+        "building: 10/10 deals, expanding positions (3 s)",
+        "building: 10/10 deals, 50,000 histories (5 s)",
+        "LP: restricted game 2, 40 sequences, best-response gap 1.0e-05 (8 s)",
+        "LP: the restricted game gave up; solving the whole LP (100 sequences, 8 s)",
+    ]
