@@ -250,6 +250,15 @@ class EndgameResult:
             "terminals": self.sizes.terminals,
             "infosets": list(self.sizes.infosets),
             "sequences": list(self.sizes.sequences),
+            # The same figures again as one object, for a reader that wants them together.
+            "sizes": {
+                "deals": self.sizes.deals,
+                "histories": self.sizes.histories,
+                "full_histories": self.sizes.full_histories,
+                "terminals": self.sizes.terminals,
+                "infosets": list(self.sizes.infosets),
+                "sequences": list(self.sizes.sequences),
+            },
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
             "notes": list(self.notes),
         }

@@ -49,6 +49,9 @@ def test_solve_json_shape() -> None:
     assert data["exploitability"] == 0.0
     assert data["pimc"] == 1.0
     assert {"deals", "histories", "infosets", "sequences"} <= set(data)
+    sizes = ("deals", "histories", "full_histories", "terminals", "infosets", "sequences")
+    assert data["sizes"] == {k: data[k] for k in sizes}  # the same figures, together
+    assert data["histories"] >= data["terminals"] >= 1 and len(data["infosets"]) == 2
     for a in data["actions"]:
         assert set(a) >= {"action", "probability", "value"}
     assert sum(a["probability"] for a in data["actions"]) == pytest.approx(1.0)
