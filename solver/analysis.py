@@ -216,6 +216,14 @@ class EndgameResult:
         def frac(x: Fraction | None) -> str | None:
             return None if x is None else str(x)
 
+        sizes = {
+            "deals": self.sizes.deals,
+            "histories": self.sizes.histories,
+            "full_histories": self.sizes.full_histories,
+            "terminals": self.sizes.terminals,
+            "infosets": list(self.sizes.infosets),
+            "sequences": list(self.sizes.sequences),
+        }
         return {
             "position": self.position,
             "seat": seat_name(self.seat),
@@ -244,21 +252,8 @@ class EndgameResult:
             ],
             "pimc": None if self.pimc is None else float(self.pimc),
             "pimc_exact": frac(self.pimc),
-            "deals": self.sizes.deals,
-            "histories": self.sizes.histories,
-            "full_histories": self.sizes.full_histories,
-            "terminals": self.sizes.terminals,
-            "infosets": list(self.sizes.infosets),
-            "sequences": list(self.sizes.sequences),
-            # The same figures again as one object, for a reader that wants them together.
-            "sizes": {
-                "deals": self.sizes.deals,
-                "histories": self.sizes.histories,
-                "full_histories": self.sizes.full_histories,
-                "terminals": self.sizes.terminals,
-                "infosets": list(self.sizes.infosets),
-                "sequences": list(self.sizes.sequences),
-            },
+            **sizes,
+            "sizes": dict(sizes),  # the same figures again, together
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
             "notes": list(self.notes),
         }
