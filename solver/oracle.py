@@ -417,9 +417,17 @@ halves, 100 was the best compromise on the benchmark positions (module docstring
 slower on all of them, 50 faster on the smaller ones but nearly twice as slow with 5 cards
 left. The 100 iterations take 1.9–2.0 s on the saved matrices of classic with 5 cards left
 (seed 5001; best of three, twice), 2.4–2.5 s before regret matching worked on slices."""
-SUPPORT_THRESHOLD = 1e-3
+SUPPORT_THRESHOLD = 1e-2
 """Conditional probability at which an action of the CFR+ average joins the first
-restricted game."""
+restricted game. 1e-2 since the twenty-third session (1e-3 before). The LP alone, 1e-3 →
+1e-2, run in turns (idle): 2019 edition, 4 cards left, seed 4003: 16.1 → 8.6–11.9 s and
+again 14.3 → 9.8 s (31 → 28 steps; the last restricted game 28 k × 31 k → 26 k × 24 k
+sequences), seed 4008: 5.4 → 5.4 s; classic, 5 cards left, seed 5001: 10.4 → 8.3–8.5 s and
+again 11.1 → 8.7 s (37 k × 30 k → 34 k × 28 k), seeds 5002 and 5009: 4.0 → 3.4–3.5 and
+3.3 → 3.1 s; the small LPs move within noise or lose a step (seed 5005: 2.5 and 2.7 → 2.2 and
+2.8 s; seed 5006: 1.4 and 1.6 → 1.9 and 1.7 s; 4 cards left, seed 4000: 1.7 → 1.7 s). 3e-2
+was mixed (seed 4003 7.5 s; seeds 5001 and 5002 slower than at 1e-2); 1e-4 for the
+opponent alone doubled seed 5001's LP (53 k opponent sequences selected)."""
 
 
 def _warm_support(
