@@ -216,14 +216,16 @@ class EndgameResult:
         def frac(x: Fraction | None) -> str | None:
             return None if x is None else str(x)
 
-        sizes = {
-            "deals": self.sizes.deals,
-            "histories": self.sizes.histories,
-            "full_histories": self.sizes.full_histories,
-            "terminals": self.sizes.terminals,
-            "infosets": list(self.sizes.infosets),
-            "sequences": list(self.sizes.sequences),
-        }
+        def sizes() -> dict[str, Any]:
+            return {
+                "deals": self.sizes.deals,
+                "histories": self.sizes.histories,
+                "full_histories": self.sizes.full_histories,
+                "terminals": self.sizes.terminals,
+                "infosets": list(self.sizes.infosets),
+                "sequences": list(self.sizes.sequences),
+            }
+
         return {
             "position": self.position,
             "seat": seat_name(self.seat),
@@ -252,8 +254,8 @@ class EndgameResult:
             ],
             "pimc": None if self.pimc is None else float(self.pimc),
             "pimc_exact": frac(self.pimc),
-            **sizes,
-            "sizes": dict(sizes),  # the same figures again, together
+            **sizes(),
+            "sizes": sizes(),  # the same figures again, together (no list shared)
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
             "notes": list(self.notes),
         }

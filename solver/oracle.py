@@ -424,7 +424,7 @@ restricted game. 1e-2 since the twenty-third session (1e-3 before). The LP alone
 again 14.3 → 9.8 s (31 → 28 steps; the last restricted game 28 k × 31 k → 26 k × 24 k
 sequences), seed 4008: 5.4 → 5.4 s; classic, 5 cards left, seed 5001: 10.4 → 8.3–8.5 s and
 again 11.1 → 8.7 s (37 k × 30 k → 34 k × 28 k), seeds 5002 and 5009: 4.0 → 3.4–3.5 and
-3.3 → 3.1 s; the small LPs move within noise or lose a step (seed 5005: 2.5 and 2.7 → 2.2 and
+3.3 → 3.1 s; the small LPs move by a few tenths either way (seed 5005: 2.5 and 2.7 → 2.2 and
 2.8 s; seed 5006: 1.4 and 1.6 → 1.9 and 1.7 s; 4 cards left, seed 4000: 1.7 → 1.7 s). 3e-2
 was mixed (seed 4003 7.5 s; seeds 5001 and 5002 slower than at 1e-2); 1e-4 for the
 opponent alone doubled seed 5001's LP (53 k opponent sequences selected)."""
