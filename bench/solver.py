@@ -17,15 +17,18 @@ Each position is solved in a fresh process (``spawn``; its peak memory is that p
 maximum resident set size) with LP + exact certification — on the reduced game
 (:mod:`loveformal.solver.levels`), or on the full tree with ``--full`` — and a row is
 printed: deals, histories solved (and those of the full tree), information sets (P1/P2),
-sequences, build / LP / certification seconds, peak memory, the game value for the seat to
-move (Player 1 for the reduced rounds) and the exploitability. ``--repeat R`` solves each
-position R times and keeps the fastest (the machine is shared: timings are noisy). A
-position that exceeds ``--timeout`` seconds or ``--max-nodes`` histories is reported as such.
+sequences, build / LP / certification seconds (with the exact vertex's, when the float
+strategies leave a bracket: :mod:`loveformal.solver.vertex`), peak memory, the game value
+for the seat to move (Player 1 for the reduced rounds) and the exploitability. ``--repeat R``
+solves each position R times and keeps the fastest (the machine is shared: timings are
+noisy). A position that exceeds ``--timeout`` seconds or ``--max-nodes`` histories is
+reported as such.
 
 ``--json`` prints one object per position: ``edition``, ``k``, ``seed`` (or ``reduced``: N),
 ``position``, ``deals``, ``histories``, ``full_histories``, ``infosets``, ``sequences``,
-``seconds`` (total) and the phases, ``peak_mb``, ``value``, ``value_exact`` (when the
-certificate pins it), ``exploitability`` and ``status``.
+``seconds`` (total) and the phases (``vertex_seconds``: the exact vertex's search and
+certificate), ``peak_mb``, ``value``, ``value_exact`` (when the certificate pins it),
+``exploitability`` and ``status``.
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ def _solve(text: str, max_nodes: int, reduced: int, full: bool) -> dict[str, Any
         "build_seconds": r.seconds["build"],
         "lp_seconds": r.seconds.get("lp", 0.0),
         "certify_seconds": r.seconds.get("certify", 0.0),
+        "vertex_seconds": r.seconds.get("vertex", 0.0),
         "peak_mb": round(peak, 1),
         "value": r.value_float,
         "value_exact": None if r.value is None else str(r.value),
@@ -164,7 +168,8 @@ def _line(r: dict[str, Any]) -> str:
     return (
         f"{head} {r['deals']:>6} {r['histories']:>10,} {r['full_histories']:>11,} "
         f"{'/'.join(map(str, r['infosets'])):>13} {'/'.join(map(str, r['sequences'])):>15} "
-        f"{r['build_seconds']:>7.2f} {r['lp_seconds']:>6.2f} {r['certify_seconds']:>6.2f} "
+        f"{r['build_seconds']:>7.2f} {r['lp_seconds']:>6.2f} "
+        f"{r['certify_seconds'] + r['vertex_seconds']:>6.2f} "
         f"{r['seconds']:>7.2f} {r['peak_mb']:>6.0f} {r['value']:>+10.6f} "
         f"{r['exploitability']:>9.1e}"
     )

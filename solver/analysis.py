@@ -6,7 +6,10 @@ utilities exactly).
 
 **Two players, no opponent model** (the default): the sequence-form LP (HiGHS) gives the game
 value and a Nash equilibrium; :func:`~loveformal.solver.certify.certify` then rounds the
-equilibrium to rationals and recomputes both best responses exactly. The result carries:
+equilibrium to rationals and recomputes both best responses exactly. When that leaves a
+bracket, the LP's exact vertex (:mod:`loveformal.solver.vertex`) is certified instead if it
+closes it; the equilibrium reported (its certificate and the action table's probabilities)
+is then that vertex's. The result carries:
 
 * ``value`` — the game value for the solving seat: the expected utility at the root (over
   all deals) under equilibrium; ``bracket`` the exact interval
@@ -70,7 +73,7 @@ from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, State
 from loveformal.turn_history import public_returns
 
-from .certify import certify
+from .certify import Certificate, Plan, certify, certify_plans
 from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused, group_by_identity
 from .endgame import (
     DEFAULT_MAX_NODES,
@@ -950,6 +953,19 @@ _Outcome = tuple[
 ]
 
 
+def _exact_certificate(
+    game: Game, vertex: Callable[[], tuple[Plan, Plan] | None], cert: Certificate
+) -> Certificate:
+    """The certificate of the plans at the LP's exact vertex
+    (:mod:`~loveformal.solver.vertex`) when it closes the bracket, else ``cert`` (the
+    float strategies' certificate, which left one)."""
+    plans = vertex()
+    exact = None if plans is None else certify_plans(game, plans)
+    if exact is None or exact.value_bracket is None:
+        return cert
+    return exact if exact.value_bracket[0] == exact.value_bracket[1] else cert
+
+
 def _equilibrium(
     eg: Endgame,
     seat: int,
@@ -970,6 +986,17 @@ def _equilibrium(
     t = time.perf_counter()
     cert = certify(game, sol.strategies)
     seconds["certify"] = time.perf_counter() - t
+    assert cert.value_bracket is not None
+    # The equilibrium reported: the LP's floats, or the exact vertex's fractions when only
+    # they close the bracket.
+    played: Mapping[Hashable, Mapping[Hashable, float | Fraction]] = sol.strategies[seat]
+    if cert.value_bracket[0] != cert.value_bracket[1] and sol.vertex is not None:
+        t = time.perf_counter()
+        cert = _exact_certificate(game, sol.vertex, cert)
+        seconds["vertex"] = time.perf_counter() - t
+        assert cert.value_bracket is not None
+        if cert.value_bracket[0] == cert.value_bracket[1]:
+            played = cert.profile[seat]
     assert cert.value_bracket is not None
     lo, hi = cert.value_bracket
     bracket = (lo, hi) if seat == 0 else (-hi, -lo)
@@ -1002,7 +1029,7 @@ def _equilibrium(
         reach = sum((root_p[h] for h in info.nodes), Fraction(0))
         cf = response.action_values[info.key]
         pim = _per_action(game, info, piv, root_p) if piv is not None else None
-        eq = sol.strategies[seat][info.key]
+        eq = played[info.key]
         for a, label in enumerate(info.actions):
             actions.append(
                 ActionResult(

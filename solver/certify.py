@@ -26,11 +26,11 @@ rounded profile, which it also returns.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .efg import Game, gc_paused
+from .efg import Game, Infoset, gc_paused
 from .expectimax import (
     BestResponse,
     Policy,
@@ -41,7 +41,7 @@ from .expectimax import (
     tree_values_and_responses,
 )
 
-__all__ = ["Certificate", "certify"]
+__all__ = ["Certificate", "Plan", "certify", "certify_plans"]
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Certificate:
     """``nash_conv / num_players``."""
     value_bracket: tuple[Fraction, Fraction] | None
     """``[−BR_1(σ_0), BR_0(σ_1)]`` for two-player zero-sum games, else None."""
-    profile: tuple[dict[Hashable, dict[Hashable, Fraction]], ...]
+    profile: tuple[Mapping[Hashable, Mapping[Hashable, Fraction]], ...]
     """The exact (rounded, renormalised) profile that was certified."""
     seconds: float
     responses: tuple[BestResponse, ...] = ()
@@ -75,6 +75,78 @@ def certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Cer
     collector paused: see :func:`~loveformal.solver.efg.gc_paused`)."""
     with gc_paused():
         return _certify(game, profile)
+
+
+Plan = tuple[list[int], int]
+"""A realization plan as integers over one denominator: ``x(σ) = X[σ] / D``."""
+
+
+def certify_plans(game: Game, plans: tuple[Plan, Plan]) -> Certificate | None:
+    """As :func:`certify`, for a two-player tree game whose profile is given exactly as both
+    players' realization plans (the LP's exact vertex, :mod:`~loveformal.solver.vertex`);
+    the behaviour profile is read off them (uniform below a sequence of weight 0). None when
+    a plan is not one: ``X[∅] ≠ D``, a negative entry, or an information set whose actions'
+    entries do not sum to its parent sequence's."""
+    if game.num_players != 2 or not game.is_tree():
+        raise ValueError("certify_plans needs a two-player tree game")
+    with gc_paused():
+        start = time.perf_counter()
+        for p, (nums, den) in enumerate(plans):
+            if not _is_plan(game, p, nums, den):
+                return None
+        values, responses = tree_values_and_responses(game, (), dict(enumerate(plans)))
+        br_values = tuple(r.value for r in responses)
+        gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
+        nash_conv = sum(gains, Fraction(0))
+        bracket = (-br_values[1], br_values[0]) if game.is_zero_sum() else None
+        return Certificate(
+            expected_values=values,
+            best_response_values=br_values,
+            best_responses=tuple(r.strategy for r in responses),
+            gains=gains,
+            nash_conv=nash_conv,
+            exploitability=nash_conv / 2,
+            value_bracket=bracket,
+            profile=tuple(_Behaviour(game.infosets_of(p), plans[p][0]) for p in (0, 1)),
+            seconds=time.perf_counter() - start,
+            responses=tuple(responses),
+        )
+
+
+def _is_plan(game: Game, player: int, nums: list[int], den: int) -> bool:
+    if len(nums) != game.num_sequences(player) or den <= 0 or nums[0] != den:
+        return False
+    if min(nums) < 0:
+        return False
+    for info in game.infosets_of(player):
+        lo = info.first_sequence
+        if sum(nums[lo : lo + len(info.actions)]) != nums[info.parent_sequence]:
+            return False
+    return True
+
+
+class _Behaviour(Mapping[Hashable, Mapping[Hashable, Fraction]]):
+    """Infoset key -> the behaviour probabilities of a realization plan, made on first use
+    (uniform where the parent sequence has weight 0)."""
+
+    def __init__(self, infos: Sequence[Infoset], nums: list[int]) -> None:
+        self._infos = {info.key: info for info in infos}
+        self._nums = nums
+
+    def __getitem__(self, key: Hashable) -> Mapping[Hashable, Fraction]:
+        info = self._infos[key]
+        parent = self._nums[info.parent_sequence]
+        lo, k = info.first_sequence, len(info.actions)
+        if not parent:
+            return {a: Fraction(1, k) for a in info.actions}
+        kids = self._nums[lo : lo + k]
+        return {a: Fraction(v, parent) for a, v in zip(info.actions, kids, strict=True)}
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return iter(self._infos)
+
+    def __len__(self) -> int:
+        return len(self._infos)
 
 
 def _certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Certificate:

@@ -437,13 +437,18 @@ def _tree_best_response(
 
 
 def tree_values_and_responses(
-    game: Game, table: Sequence[tuple[Fraction, ...] | None]
+    game: Game,
+    table: Sequence[tuple[Fraction, ...] | None],
+    plans: dict[int, tuple[list[int], int]] | None = None,
 ) -> tuple[tuple[Fraction, ...], tuple[BestResponse, BestResponse]]:
     """On a two-player tree game: the root values under ``table`` and both players' best
     responses, in one pass over the grouped payoffs (each realization plan computed once).
-    The same results as :func:`_root_values` and :func:`_best_response`."""
+    The same results as :func:`_root_values` and :func:`_best_response`. ``plans``, when
+    given, are both players' realization plans in the form of :func:`_plans` (``table`` is
+    then not read)."""
     g = _grouped(game)
-    plans = _plans(game, table, (0, 1))
+    if plans is None:
+        plans = _plans(game, table, (0, 1))
     (x0, d0), (x1, d1) = plans[0], plans[1]
     total0 = total1 = 0
     w0 = [0] * game.num_sequences(0)

@@ -89,7 +89,7 @@ thousands of iterations per growth (67 s in all).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -323,6 +323,9 @@ class Restricted:
     """Restricted LPs solved."""
     selected: tuple[int, int]
     """Sequences selected at the end (LP player, opponent)."""
+    model: RestrictedModel | None = field(default=None, compare=False, repr=False)
+    """The last restricted LP, solved (its basis gives the exact vertex:
+    :mod:`~loveformal.solver.vertex`)."""
 
 
 def solve_restricted(
@@ -369,7 +372,7 @@ def solve_restricted(
             # The LP player's value lies in [best_opp, best_own]; the objective is its
             # negative, kept inside that bracket despite LP tolerances.
             value = min(max(-objective, best_opp), best_own)
-            return Restricted(-value, x, y, max(gap, 0.0), step, model.selected())
+            return Restricted(-value, x, y, max(gap, 0.0), step, model.selected(), model)
         if not ((own_br & ~own_sel).any() or (opp_br & ~opp_sel).any()):
             # Both best responses lie in the restricted game: the gap is LP tolerance. Solve
             # it once more from scratch with tighter tolerances, then give up.

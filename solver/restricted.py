@@ -201,7 +201,13 @@ class RestrictedModel:
                 return None
         return len(held)
 
-    def _model(self, lp: _Lp, held: IntArray) -> Any:
+    def triplets(
+        self, lp: _Lp, pay_val: npt.NDArray[Any], unit: object = 1.0
+    ) -> tuple[IntArray, IntArray, npt.NDArray[Any], tuple[int, int]]:
+        """The merged matrix of ``lp`` as (row, column, value) triplets, duplicates unsummed,
+        and its shape: the payoff values ``pay_val`` (one per entry of the payoff matrix, as
+        given to the constructor; floats, or integers for an exact solve), ``unit`` the
+        multipliers' coefficient in the opponent's rows (1, or the integers' denominator)."""
         own, opp = self.own, self.opp
         ix = _index(lp.cols_x, self.n_own)
         iq = _index(lp.cols_q, opp.rows)
@@ -209,30 +215,37 @@ class RestrictedModel:
         ie = _index(lp.rows_e, own.rows)
         nx, nq, ny, ne = len(lp.cols_x), len(lp.cols_q), len(lp.rows_y), len(lp.rows_e)
         # The payoff between representatives: the sum over their members (duplicates are
-        # summed when the matrix is compressed below).
-        pay_own, pay_opp, pay_val = self.pay_own, self.pay_opp, self.pay_val
+        # summed by the caller).
+        pay_own, pay_opp = self.pay_own, self.pay_opp
         both = lp.own_selected[pay_own] & lp.opp_selected[pay_opp]
         p_row = iy[lp.rep_opp[pay_opp[both]]]
         p_col = ix[lp.rep_own[pay_own[both]]]
         p_val = -pay_val[both]
         # Opponent rows: −payoff, +1 at the own information set's q, −1 at each q below.
         top = lp.cols_q[1:]
+        ones = np.full(ny, unit, dtype=pay_val.dtype)
         y_rows = np.concatenate([p_row, np.arange(ny), iy[lp.rep_opp[opp.parent[top]]]])
         y_cols = np.concatenate([p_col, nx + iq[opp.row_of[lp.rows_y]], nx + iq[top]])
-        y_vals = np.concatenate([p_val, np.ones(ny), -np.ones(len(top))])
+        y_vals = np.concatenate([p_val, ones, -np.full(len(top), unit, dtype=pay_val.dtype)])
         # Own equality rows: +1 at each representative of the set, −1 at the parent's.
         members = lp.cols_x[1:]
         below = lp.rows_e[1:]
         e_rows = ny + np.concatenate([[0], ie[own.row_of[members]], ie[below]])
         e_cols = np.concatenate([[ix[0]], ix[members], ix[lp.rep_own[own.parent[below]]]])
-        e_vals = np.concatenate([[1.0], np.ones(len(members)), -np.ones(len(below))])
-        matrix = scipy.sparse.csc_matrix(
-            (
-                np.concatenate([y_vals, e_vals]),
-                (np.concatenate([y_rows, e_rows]), np.concatenate([y_cols, e_cols])),
-            ),
-            shape=(ny + ne, nx + nq),
+        e_vals = np.concatenate(
+            [[1], np.ones(len(members), np.int64), -np.ones(len(below), np.int64)]
         )
+        return (
+            np.concatenate([y_rows, e_rows]).astype(np.int64),
+            np.concatenate([y_cols, e_cols]).astype(np.int64),
+            np.concatenate([y_vals, e_vals.astype(pay_val.dtype)]),
+            (ny + ne, nx + nq),
+        )
+
+    def _model(self, lp: _Lp, held: IntArray) -> Any:
+        nx, nq, ny, ne = len(lp.cols_x), len(lp.cols_q), len(lp.rows_y), len(lp.rows_e)
+        rows, cols, vals, shape = self.triplets(lp, self.pay_val)
+        matrix = scipy.sparse.csc_matrix((vals, (rows, cols)), shape=shape)
         matrix.sum_duplicates()
         # Members whose payoffs cancel leave float dust (1e-19), which HiGHS would drop with
         # a warning: drop it here.

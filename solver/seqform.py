@@ -44,8 +44,8 @@ profile unchanged, but the profile is then a Nash equilibrium, not necessarily a
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from typing import Any
 
 import highspy
@@ -53,8 +53,11 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse
 
+from .certify import Plan
 from .efg import TERMINAL, Game, gc_paused
-from .oracle import StepProgress, per_set, solve_restricted
+from .oracle import DUAL, SequenceTree, StepProgress, per_set, solve_restricted
+from .restricted import RestrictedModel
+from .vertex import exact_plans
 
 _Highs: Any
 try:  # the plain binding: ``highspy.Highs`` prints a banner on stdout (it would break --json)
@@ -67,6 +70,7 @@ __all__ = ["Solution", "Strategy", "constraint_matrix", "payoff_matrix", "solve"
 Strategy = dict[Hashable, dict[Hashable, float]]
 """Behaviour strategy of one player: infoset key -> {action label: probability}."""
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 UNREACHED = 1e-12
 RESTRICT_FROM = 4000
 """Sequences (both players) from which :func:`solve` grows a restricted game; smaller LPs are
@@ -95,6 +99,13 @@ class Solution:
     best responses."""
     restricted_steps: int = 0
     """Restricted LPs solved (:mod:`~loveformal.solver.oracle`); 0 when the whole LP was."""
+    vertex: Callable[[], tuple[Plan, Plan] | None] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """Finds both players' realization plans at the exact vertex of the LP's optimal basis
+    (:mod:`~loveformal.solver.vertex`; None where it is not found), on demand: the caller
+    asks when the certificate of :attr:`strategies` leaves a bracket. None without
+    ``highspy``."""
 
 
 def _check(game: Game) -> None:
@@ -153,6 +164,37 @@ def payoff_matrix(game: Game) -> scipy.sparse.csr_matrix:
     shape = (game.num_sequences(0), game.num_sequences(1))
     # Duplicate (row, col) entries are summed by the COO -> CSR conversion.
     return scipy.sparse.coo_matrix((data, (rows, cols)), shape=shape).tocsr()
+
+
+def exact_payoff_entries(
+    game: Game, lp_player: int, rows: IntArray, cols: IntArray
+) -> tuple[npt.NDArray[np.object_], int] | None:
+    """The exact entries of the LP player's payoff matrix (``A`` for player 0, ``−Aᵀ`` for
+    player 1) at ``(rows, cols)``, as integers over the returned denominator (None for a game
+    that is not a tree: its payoffs are summed in floats)."""
+    if not game.is_tree():
+        return None
+    from .expectimax import _grouped
+
+    grouped = _grouped(game)
+    if grouped.keys is not None and grouped.values is not None:
+        keys = grouped.keys[:, :2].astype(np.int64)
+        nums = np.array(grouped.values[:, 0].tolist(), dtype=object)
+    else:
+        items = list(grouped.sums.items())
+        keys = np.array([k for k, _ in items], dtype=np.int64).reshape(len(items), 2)
+        nums = np.array([v[0] for _, v in items], dtype=object)
+    width = game.num_sequences(1)
+    code = keys[:, 0] * width + keys[:, 1]
+    order = np.argsort(code)
+    code, nums = code[order], nums[order]
+    s0, s1 = (rows, cols) if lp_player == 0 else (cols, rows)
+    want = s0.astype(np.int64) * width + s1.astype(np.int64)
+    at = np.minimum(np.searchsorted(code, want), max(len(code) - 1, 0))
+    if len(code) == 0 or not np.array_equal(code[at], want):
+        return None
+    out = nums[at]
+    return (out if lp_player == 0 else -out), grouped.denominator
 
 
 def constraint_matrix(game: Game, player: int) -> scipy.sparse.csr_matrix:
@@ -330,9 +372,9 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
     n_first = (n0, n1)[first]
     t1 = time.perf_counter()
     got, steps = None, 0
+    pay = a if first == 0 else (-a.T).tocsr()
+    own, opp = (e, f) if first == 0 else (f, e)
     if restricted and not second_lp and _Highs is not None and n0 + n1 >= RESTRICT_FROM:
-        pay = a if first == 0 else (-a.T).tocsr()
-        own, opp = (e, f) if first == 0 else (f, e)
         got = solve_restricted(own, opp, pay, highs=_new(), on_step=on_step)
         if got is None and on_step is not None:
             on_step(0, float("nan"), (n0, n1))  # the restricted game gave up: the whole LP
@@ -360,6 +402,14 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
     value1 = lp_value[1] if second_lp else None
     t2 = time.perf_counter()
     x, y = plans
+    vertex = None
+    if _Highs is not None:
+        model = got.model if got is not None else None
+
+        def vertex() -> tuple[Plan, Plan] | None:
+            with gc_paused():
+                return _exact_vertex(game, first, own, opp, pay, model)
+
     return Solution(
         value=value,
         strategies=(_behaviour(game, 0, x), _behaviour(game, 1, y)),
@@ -368,4 +418,31 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
         setup_seconds=(t1 - t0),
         solve_seconds=t2 - t1,
         restricted_steps=steps,
+        vertex=vertex,
     )
+
+
+def _exact_vertex(
+    game: Game,
+    first: int,
+    own: scipy.sparse.spmatrix,
+    opp: scipy.sparse.spmatrix,
+    pay: scipy.sparse.csr_matrix,
+    model: RestrictedModel | None,
+) -> tuple[Plan, Plan] | None:
+    """Both players' plans at the exact vertex (:func:`~loveformal.solver.vertex.exact_plans`)
+    of ``model`` (the last restricted LP), or of the whole LP solved again in the merged
+    form when the whole LP was solved (the small games, or the restricted game gave up)."""
+    if model is None:
+        model = RestrictedModel(_new(), SequenceTree(own), SequenceTree(opp), pay)
+        model.grow(np.ones(model.n_own, dtype=bool), np.ones(model.n_opp, dtype=bool))
+        if model.run(True, DUAL) is None:
+            return None
+    entries = exact_payoff_entries(game, first, model.pay_own, model.pay_opp)
+    if entries is None:
+        return None
+    got = exact_plans(model, *entries)
+    if got is None:
+        return None
+    mine, theirs = got
+    return (mine, theirs) if first == 0 else (theirs, mine)

@@ -53,6 +53,7 @@ from loveformal.sampling import random_step
 from loveformal.solver import analysis
 from loveformal.solver import endgame as endgame_module
 from loveformal.solver import expectimax as expectimax_module
+from loveformal.solver import seqform as seqform_module
 from loveformal.solver.analysis import solve_position
 from loveformal.solver.endgame import (
     Deal,
@@ -922,17 +923,28 @@ def test_exact_equilibria_with_larger_denominators_are_pinned_down(
 ) -> None:
     r = solve_position(parse_position(K3_LARGE_DENOMINATORS), pimc=False, reduce=True)
     assert r.value is not None and r.bracket == (r.value, r.value)
-    # Planted bug: recovering only denominators up to 10^4 leaves the bracket open.
+    assert "vertex" not in r.seconds  # the rounded floats pinned it: no exact vertex needed
+    # Planted bug: recovering only denominators up to 10^4 leaves the float strategies'
+    # bracket open; the LP's exact vertex (solver/vertex.py) still pins the value ...
     monkeypatch.setattr(expectimax_module, "RATIONAL_DENOMINATOR", 10**4)
+    pinned = solve_position(parse_position(K3_LARGE_DENOMINATORS), pimc=False, reduce=True)
+    assert pinned.value == r.value and "vertex" in pinned.seconds
+    # ... and without it the bracket stays open.
+    monkeypatch.setattr(seqform_module, "_exact_vertex", lambda *args: None)
     r = solve_position(parse_position(K3_LARGE_DENOMINATORS), pimc=False, reduce=True)
     assert r.value is None and r.bracket is not None and r.bracket[0] < r.bracket[1]
 
 
-def test_reported_float_value_comes_from_the_certificate() -> None:
+def test_reported_float_value_comes_from_the_certificate(monkeypatch: pytest.MonkeyPatch) -> None:
     pinned = solve_position(parse_position(D), pimc=False)
     assert pinned.value == Fraction(-4, 5) and pinned.value_float == float(Fraction(-4, 5))
-    # K4's bracket does not close: the float lies inside it as far as floats can tell (the
-    # LP's own float was 1 ulp above its upper end).
+    exact = solve_position(parse_position(K4), pimc=False, reduce=True)
+    assert exact.value is not None and "vertex" in exact.seconds
+    assert exact.value_float == float(exact.value)
+    # Without the exact vertex (solver/vertex.py), K4's bracket does not close: the float
+    # lies inside it as far as floats can tell (the LP's own float was 1 ulp above its upper
+    # end).
+    monkeypatch.setattr(seqform_module, "_exact_vertex", lambda *args: None)
     r = solve_position(parse_position(K4), pimc=False, reduce=True)
     assert r.value is None and r.bracket is not None
     lo, hi = r.bracket
@@ -941,6 +953,7 @@ def test_reported_float_value_comes_from_the_certificate() -> None:
     assert max(len(str(lo.denominator)), len(str(hi.denominator))) < 60
     assert lo < hi and float(lo) <= r.value_float <= float(hi)
     assert r.value_float == float((lo + hi) / 2)
+    assert lo <= exact.value <= hi
     assert any("only the game value is the same in every equilibrium" in n for n in r.notes)
     assert any("averages over every hand P2 could hold" in n for n in r.notes)
 

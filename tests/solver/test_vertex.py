@@ -1,0 +1,202 @@
+"""The exact vertex of the LP (:mod:`loveformal.solver.vertex`) and its certificate
+(:func:`loveformal.solver.certify.certify_plans`): where the float strategies' certificate leaves
+a bracket, the plans solved exactly from HiGHS's optimal basis pin the value down; every
+exact answer is checked (the basis system in integers, the plans, the certificate), and a
+planted error in the data, the plans or the float solve is caught rather than reported."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from loveformal.notation import parse_position
+from loveformal.solver import seqform, vertex
+from loveformal.solver.analysis import EndgameResult, solve_position
+from loveformal.solver.certify import Plan, certify, certify_plans
+from loveformal.solver.efg import Game
+from loveformal.solver.endgame import build_endgame
+from loveformal.solver.expectimax import _plans
+from tests.solver.games import kuhn_poker
+
+# bench/solver.py: classic k = 3 seed 3010. The LP's floats, made exact, leave a bracket
+# about 1e-17 wide; the full tree (no reductions) has the same value.
+CLASSIC_K3_OPEN = (
+    "classic 2p r1 start:P1 | P1 Handmaid,Princess d:Guard,Handmaid,Guard t0 | P2 Baron "
+    "d:Countess,Baron,Guard t0 | deck - / Guard*2,Priest | aside Prince | up Prince,King,Priest "
+    "| play P1"
+)
+CLASSIC_K3_VALUE = Fraction(230177, 2457000)
+
+
+def test_the_floats_leave_a_bracket_and_the_vertex_closes_it() -> None:
+    game = build_endgame(parse_position(CLASSIC_K3_OPEN), merge_dead_guesses=True).game
+    sol = seqform.solve(game)
+    assert sol.restricted_steps > 0  # the restricted LP's last model gives the basis
+    floats = certify(game, sol.strategies)
+    assert floats.value_bracket is not None
+    lo, hi = floats.value_bracket
+    assert lo < hi and hi - lo < Fraction(1, 10**15)  # the case this module is for
+    assert sol.vertex is not None
+    plans = sol.vertex()
+    assert plans is not None
+    exact = certify_plans(game, plans)
+    assert exact is not None and exact.value_bracket is not None
+    assert exact.value_bracket == (CLASSIC_K3_VALUE, CLASSIC_K3_VALUE)
+    assert exact.exploitability == 0
+    assert lo <= CLASSIC_K3_VALUE <= hi
+    # The behaviour read off the plans is a strategy: each set's probabilities sum to 1.
+    for p in (0, 1):
+        for info in game.infosets_of(p):
+            assert sum(exact.profile[p][info.key].values()) == 1
+
+
+def test_solve_position_reports_the_exact_value_of_the_reduced_and_the_full_game() -> None:
+    state = parse_position(CLASSIC_K3_OPEN)
+    reduced = solve_position(state, pimc=False)
+    full = solve_position(state, pimc=False, reduce=False)
+    assert reduced.value == full.value == CLASSIC_K3_VALUE
+    assert "vertex" in reduced.seconds
+    assert reduced.bracket == (CLASSIC_K3_VALUE, CLASSIC_K3_VALUE)
+    # The action table reads the exact equilibrium: its probabilities sum to 1.
+    assert sum(a.probability for a in reduced.actions) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_the_whole_lp_path_gives_kuhn_pokers_exact_equilibrium() -> None:
+    game = kuhn_poker()  # small: the whole LP is solved, then again in the merged form
+    sol = seqform.solve(game)
+    assert sol.restricted_steps == 0 and sol.vertex is not None
+    plans = sol.vertex()
+    assert plans is not None
+    cert = certify_plans(game, plans)
+    assert cert is not None
+    assert cert.value_bracket == (Fraction(-1, 18), Fraction(-1, 18))
+    assert cert.exploitability == 0
+
+
+def _kuhn_plans() -> tuple[Plan, Plan]:
+    sol = seqform.solve(kuhn_poker())
+    assert sol.vertex is not None
+    plans = sol.vertex()
+    assert plans is not None
+    return plans
+
+
+@pytest.mark.parametrize("fault", ["root", "negative", "sum", "length"])
+def test_certify_plans_refuses_what_is_not_a_realization_plan(fault: str) -> None:
+    game = kuhn_poker()
+    (x, dx), y = _kuhn_plans()
+    assert certify_plans(game, ((x, dx), y)) is not None
+    bad = list(x)
+    info = game.infosets_of(0)[0]
+    if fault == "root":
+        bad[0] += 1
+    elif fault == "negative":
+        # Move weight within the first information set so that it still sums, below 0.
+        bad[info.first_sequence] = -1
+        bad[info.first_sequence + 1] += x[info.first_sequence] + 1
+    elif fault == "sum":
+        bad[info.first_sequence] += 1
+    else:
+        bad = bad[:-1]
+    assert certify_plans(game, ((bad, dx), y)) is None
+
+
+def test_a_vertex_of_wrong_payoffs_gives_no_exact_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: every exact payoff entry off by one unit (the vertex solved exactly, but for
+    another game: its plans are not plans of this one). The float answer (value None, the
+    float strategies' bracket) stands."""
+    right = seqform.exact_payoff_entries
+
+    def wrong(*args: Any, **kwargs: Any) -> Any:
+        got = right(*args, **kwargs)
+        assert got is not None
+        nums, den = got
+        return nums + 1, den
+
+    monkeypatch.setattr(seqform, "exact_payoff_entries", wrong)
+    _assert_float_answer(solve_position(parse_position(CLASSIC_K3_OPEN), pimc=False))
+
+
+def test_plans_that_are_no_equilibrium_give_no_exact_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Planted: P1's exact plan mixed half and half with uniform play (still a realization
+    plan, no longer an equilibrium). The exact certificate's bracket stays open, so the
+    float answer stands."""
+    right = seqform._exact_vertex
+
+    def mixed(game: Game, *args: Any) -> tuple[Plan, Plan] | None:
+        got = right(game, *args)
+        assert got is not None
+        (x, dx), y = got
+        table = [tuple(Fraction(1, len(i.actions)) for _ in i.actions) for i in game.infosets]
+        (u, du) = _plans(game, table, (0,))[0]
+        half = ([a * du + b * dx for a, b in zip(x, u, strict=True)], 2 * dx * du)
+        assert certify_plans(game, (half, y)) is not None  # a plan, not an equilibrium
+        return half, y
+
+    monkeypatch.setattr(seqform, "_exact_vertex", mixed)
+    _assert_float_answer(solve_position(parse_position(CLASSIC_K3_OPEN), pimc=False))
+
+
+def _assert_float_answer(r: EndgameResult) -> None:
+    assert r.value is None
+    assert r.bracket is not None and r.bracket[0] < r.bracket[1]
+    assert r.bracket[0] <= CLASSIC_K3_VALUE <= r.bracket[1]
+    assert "vertex" in r.seconds  # it was tried
+
+
+def test_the_refinement_returns_only_checked_solutions() -> None:
+    """Planted: a float solve of another matrix. The refinement stalls or its candidates fail
+    the exact check; it returns None, never a wrong solution."""
+    rng = np.random.default_rng(7)
+    n = 30
+    dense = rng.integers(-9, 10, size=(n, n))
+    dense += np.diag(np.full(n, 60))  # well conditioned
+    rows, cols = np.nonzero(dense)
+    vals = np.array([int(v) for v in dense[rows, cols]], dtype=object)
+    matrix = vertex._Sparse(rows.astype(np.int64), cols.astype(np.int64), vals, (n, n))
+    b = np.array([int(v) for v in rng.integers(-5, 6, size=n)], dtype=object)
+    right = np.linalg.inv(dense.astype(float))
+    got = vertex._solve(matrix, lambda v: right @ v, b)
+    assert got is not None
+    num, den = got
+    assert np.all(matrix.times(num) == b * den)
+    skewed = np.linalg.inv(dense.astype(float) + np.eye(n))
+    assert vertex._solve(matrix, lambda v: skewed @ v, b) is None
+
+
+def test_a_coarse_float_solve_is_refined_in_smaller_steps() -> None:
+    """A float solve good to about 2⁻²³ stalls at 32 bits a round; the refinement then takes
+    16 bits a round and finds the exact solution."""
+    rng = np.random.default_rng(11)
+    n = 25
+    dense = rng.integers(-9, 10, size=(n, n)) + np.diag(np.full(n, 50))
+    rows, cols = np.nonzero(dense)
+    vals = np.array([int(v) for v in dense[rows, cols]], dtype=object)
+    matrix = vertex._Sparse(rows.astype(np.int64), cols.astype(np.int64), vals, (n, n))
+    b = np.array([int(v) for v in rng.integers(-5, 6, size=n)], dtype=object)
+    inverse = np.linalg.inv(dense.astype(float))
+    coarse = inverse * (1 + 1e-7 * rng.standard_normal(inverse.shape))
+    assert vertex.STEP_BITS == (32, 16)
+    assert vertex._refine(matrix, lambda v: coarse @ v, b, 32) is None
+    got = vertex._solve(matrix, lambda v: coarse @ v, b)
+    assert got is not None
+    assert np.all(matrix.times(got[0]) == b * got[1])
+
+
+def test_reconstruction_recovers_fractions_from_their_binary_digits() -> None:
+    values = [Fraction(1, 3), Fraction(-5, 7), Fraction(0), Fraction(2), Fraction(11, 21)]
+    bits = 240
+    digits = np.array([round(v * (1 << bits)) for v in values], dtype=object)
+    got = vertex._reconstruct(digits, bits)
+    assert got is not None
+    num, den = got
+    assert [Fraction(v, den) for v in num.tolist()] == values
+    # Too few digits for the denominator: no candidate rather than a wrong one.
+    short = 12
+    digits = np.array([round(v * (1 << short)) for v in values], dtype=object)
+    assert vertex._reconstruct(digits, short) is None
