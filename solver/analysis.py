@@ -6,10 +6,11 @@ utilities exactly).
 
 **Two players, no opponent model** (the default): the sequence-form LP (HiGHS) gives the game
 value and a Nash equilibrium; :func:`~loveformal.solver.certify.certify` then rounds the
-equilibrium to rationals and recomputes both best responses exactly. When that leaves a
-bracket, the LP's exact vertex (:mod:`loveformal.solver.vertex`) is certified instead if it
-closes it; the equilibrium reported (its certificate and the action table's probabilities)
-is then that vertex's. The result carries:
+equilibrium to rationals and recomputes both best responses exactly. Usually, though, the
+LP's exact vertex (:mod:`loveformal.solver.vertex`) is certified first: when that closes the
+bracket (it does on every benchmark endgame), the equilibrium reported (its certificate and
+the action table's probabilities) is the vertex's, and the floats are not certified
+(``_certificate`` has the order). The result carries:
 
 * ``value`` — the game value for the solving seat: the expected utility at the root (over
   all deals) under equilibrium; ``bracket`` the exact interval
@@ -73,7 +74,7 @@ from loveformal.seats import seat_name
 from loveformal.state import CHANCE_PHASES, State
 from loveformal.turn_history import public_returns
 
-from .certify import Certificate, Plan, certify, certify_plans
+from .certify import Certificate, certify, certify_plans
 from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused, group_by_identity
 from .endgame import (
     DEFAULT_MAX_NODES,
@@ -98,7 +99,7 @@ from .endgame import (
 from .expectimax import Policy, best_response, exact_number, exact_policy
 from .oracle import StepProgress
 from .pimc import minimax_values
-from .seqform import solve
+from .seqform import Solution, solve
 
 __all__ = [
     "MODELS",
@@ -953,17 +954,48 @@ _Outcome = tuple[
 ]
 
 
-def _exact_certificate(
-    game: Game, vertex: Callable[[], tuple[Plan, Plan] | None], cert: Certificate
-) -> Certificate:
-    """The certificate of the plans at the LP's exact vertex
-    (:mod:`~loveformal.solver.vertex`) when it closes the bracket, else ``cert`` (the
-    float strategies' certificate, which left one)."""
-    plans = vertex()
-    exact = None if plans is None else certify_plans(game, plans)
-    if exact is None or exact.value_bracket is None:
-        return cert
-    return exact if exact.value_bracket[0] == exact.value_bracket[1] else cert
+def _certificate(game: Game, sol: Solution, seconds: dict[str, float]) -> tuple[Certificate, bool]:
+    """The certificate reported, and whether it is the LP's exact vertex's
+    (:mod:`~loveformal.solver.vertex`) rather than the floats' (``seconds`` gets ``vertex``
+    and ``certify``). The vertex comes first when it is cheap (the last restricted LP's
+    basis; its certificate, from integer plans, also costs less than the floats'); when
+    finding it means solving the whole LP again (the restricted loop gave up), only if the
+    floats' certificate leaves a bracket. The first certificate that closes the bracket is
+    reported; if none does, the floats'."""
+
+    def by_vertex() -> Certificate | None:
+        if sol.vertex is None:
+            return None
+        t = time.perf_counter()
+        plans = sol.vertex()
+        seconds["vertex"] = time.perf_counter() - t
+        t = time.perf_counter()
+        got = certify_plans(game, plans) if plans is not None else None
+        seconds["certify"] = seconds.get("certify", 0.0) + time.perf_counter() - t
+        return got
+
+    def by_floats() -> Certificate:
+        t = time.perf_counter()
+        got = certify(game, sol.strategies)
+        seconds["certify"] = seconds.get("certify", 0.0) + time.perf_counter() - t
+        return got
+
+    if not sol.vertex_costly:
+        vertex = by_vertex()
+        if vertex is not None and _closed(vertex.value_bracket):
+            return vertex, True
+        return by_floats(), False
+    floats = by_floats()
+    if _closed(floats.value_bracket):
+        return floats, False
+    vertex = by_vertex()
+    if vertex is not None and _closed(vertex.value_bracket):
+        return vertex, True
+    return floats, False
+
+
+def _closed(bracket: tuple[Fraction, Fraction] | None) -> bool:
+    return bracket is not None and bracket[0] == bracket[1]
 
 
 def _equilibrium(
@@ -983,20 +1015,10 @@ def _equilibrium(
     t = time.perf_counter()
     sol = solve(game, on_step=lp_progress)
     seconds["lp"] = time.perf_counter() - t
-    t = time.perf_counter()
-    cert = certify(game, sol.strategies)
-    seconds["certify"] = time.perf_counter() - t
-    assert cert.value_bracket is not None
-    # The equilibrium reported: the LP's floats, or the exact vertex's fractions when only
-    # they close the bracket.
-    played: Mapping[Hashable, Mapping[Hashable, float | Fraction]] = sol.strategies[seat]
-    if cert.value_bracket[0] != cert.value_bracket[1] and sol.vertex is not None:
-        t = time.perf_counter()
-        cert = _exact_certificate(game, sol.vertex, cert)
-        seconds["vertex"] = time.perf_counter() - t
-        assert cert.value_bracket is not None
-        if cert.value_bracket[0] == cert.value_bracket[1]:
-            played = cert.profile[seat]
+    cert, exact = _certificate(game, sol, seconds)
+    played: Mapping[Hashable, Mapping[Hashable, float | Fraction]] = (
+        cert.profile[seat] if exact else sol.strategies[seat]
+    )
     assert cert.value_bracket is not None
     lo, hi = cert.value_bracket
     bracket = (lo, hi) if seat == 0 else (-hi, -lo)

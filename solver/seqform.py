@@ -106,6 +106,10 @@ class Solution:
     (:mod:`~loveformal.solver.vertex`; None where it is not found), on demand: the caller
     asks when the certificate of :attr:`strategies` leaves a bracket. None without
     ``highspy``."""
+    vertex_costly: bool = False
+    """Whether :attr:`vertex` solves the whole LP again (the restricted loop gave up on a
+    game of at least :data:`RESTRICT_FROM` sequences): the caller then asks only when the
+    floats' certificate leaves a bracket."""
 
 
 def _check(game: Game) -> None:
@@ -419,6 +423,7 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
         solve_seconds=t2 - t1,
         restricted_steps=steps,
         vertex=vertex,
+        vertex_costly=got is None and n0 + n1 >= RESTRICT_FROM,
     )
 
 

@@ -13,7 +13,8 @@ opponent's rows scaled by it). This module solves that system, and its transpose
 opponent's plan (the duals), in rationals:
 
 * **numeric–symbolic iterative refinement** (Wan, "Exactly solve integer linear systems using
-  numerical methods", J. Symbolic Comput. 2006): a float LU of the basis matrix solves for
+  numerical methods", J. Symbolic Comput. 2006): a float LU of the basis matrix
+  (:class:`~loveformal.solver.blocklu.BlockLU`: its triangular parts peeled off) solves for
   ``d ≈ B⁻¹ r``; ``⌊2^s d⌉`` is appended to the solution's binary digits and the residual
   updated exactly in integers, ``r ← 2^s r − B ⌊2^s d⌉``, gaining ``s`` bits per round while
   the float solve is accurate to better than ``2^−s`` (:data:`STEP_BITS`);
@@ -42,8 +43,8 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse
-import scipy.sparse.linalg
 
+from .blocklu import BlockLU
 from .certify import Plan
 from .restricted import BASIC, RestrictedModel
 
@@ -215,11 +216,7 @@ def exact_plans(
     nx, ny = len(lp.cols_x), len(lp.rows_y)
     scale = np.where(at_bound < ny, float(denominator), 1.0)
     try:
-        # A minimum-degree ordering of AᵀA. The classic k = 5 bases: seed 5005's (11.5 k
-        # rows, 28 k entries) has 0.29 M entries in L + U and factors in 0.2 s (12 M and
-        # 0.6 s with the default COLAMD); seed 5001's (16.8 k, 61 k) 0.26 M and 0.07 s
-        # (0.26 M and 0.04 s; 0.81 M and 3.9 s with a minimum-degree ordering of Aᵀ + A).
-        lu = scipy.sparse.linalg.splu(square.floats(scale), permc_spec="MMD_ATA")
+        lu = BlockLU(square.floats(scale))
     except RuntimeError:  # singular in floats
         return None
     # Rows at their bound: the opponent's rows at 0, the equalities at 0 but x_∅ = 1.
@@ -232,7 +229,7 @@ def exact_plans(
     # plan is proportional to them on its rows (0 on the rows not at their bound).
     cost = np.zeros(len(basic), dtype=object)
     cost[basic == nx] = -1
-    dual = _solve(square.transposed(), lambda v: lu.solve(v, trans="T") / scale, cost)
+    dual = _solve(square.transposed(), lambda v: lu.solve_transposed(v) / scale, cost)
     if dual is None:
         return None
     values = np.zeros(shape[1], dtype=object)

@@ -6,15 +6,18 @@ planted error in the data, the plans or the float solve is caught rather than re
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pytest
+import scipy.sparse
 
 from loveformal.notation import parse_position
-from loveformal.solver import seqform, vertex
+from loveformal.solver import analysis, seqform, vertex
 from loveformal.solver.analysis import EndgameResult, solve_position
+from loveformal.solver.blocklu import BlockLU
 from loveformal.solver.certify import Plan, certify, certify_plans
 from loveformal.solver.efg import Game
 from loveformal.solver.endgame import build_endgame
@@ -200,3 +203,59 @@ def test_reconstruction_recovers_fractions_from_their_binary_digits() -> None:
     short = 12
     digits = np.array([round(v * (1 << short)) for v in values], dtype=object)
     assert vertex._reconstruct(digits, short) is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_block_lu_solves_both_ways(seed: int) -> None:
+    """A random sparse matrix with triangular front and back parts around a general kernel,
+    rows and columns shuffled: the peeled factorization solves ``B z = r`` and ``Bᵀ w = c``,
+    and finds the parts."""
+    rng = np.random.default_rng(seed)
+    front, kernel, back = 40, 15, 30
+    n = front + kernel + back
+    dense = np.zeros((n, n))
+    for i in range(n):
+        dense[i, i] = rng.uniform(1, 3) * rng.choice([-1, 1])
+        lo = front if front <= i < front + kernel else 0
+        for j in rng.choice(i + 1, size=min(i, 3), replace=False):
+            if j >= lo or i >= front + kernel:
+                dense[i, j] = rng.uniform(-1, 1)
+    ks = slice(front, front + kernel)
+    dense[ks, ks] += rng.uniform(-1, 1, size=(kernel, kernel)) * (
+        rng.random((kernel, kernel)) < 0.4
+    )
+    rows, cols = rng.permutation(n), rng.permutation(n)
+    matrix = scipy.sparse.csc_matrix(dense[rows][:, cols])
+    lu = BlockLU(matrix)
+    assert len(lu.rows[0]) + len(lu.rows[2]) >= front  # the triangular parts were found
+    r = rng.standard_normal(n)
+    assert np.abs(matrix @ lu.solve(r) - r).max() < 1e-9
+    assert np.abs(matrix.T @ lu.solve_transposed(r) - r).max() < 1e-9
+
+
+def test_the_block_lu_refuses_a_singular_matrix() -> None:
+    singular = scipy.sparse.csc_matrix(np.array([[1.0, 0, 0], [2.0, 0, 0], [0, 1.0, 3.0]]))
+    with pytest.raises(RuntimeError):
+        BlockLU(singular)
+
+
+@pytest.mark.parametrize("costly", [False, True])
+def test_a_costly_vertex_is_sought_only_when_the_floats_leave_a_bracket(costly: bool) -> None:
+    """Where the vertex means solving the whole LP again, the floats' certificate comes first
+    (Kuhn poker's floats round to its exact equilibrium); otherwise the vertex does."""
+    game = kuhn_poker()
+    sol = seqform.solve(game)
+    assert sol.vertex is not None and not sol.vertex_costly
+    calls: list[int] = []
+    found = sol.vertex
+
+    def counted() -> tuple[Plan, Plan] | None:
+        calls.append(1)
+        return found()
+
+    seconds: dict[str, float] = {}
+    spied = dataclasses.replace(sol, vertex=counted, vertex_costly=costly)
+    cert, exact = analysis._certificate(game, spied, seconds)
+    assert cert.value_bracket == (Fraction(-1, 18), Fraction(-1, 18))
+    assert exact is not costly and len(calls) == (0 if costly else 1)
+    assert ("vertex" in seconds) is not costly and "certify" in seconds

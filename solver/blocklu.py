@@ -1,0 +1,164 @@
+"""A float LU of an LP basis matrix that first peels off its triangular parts.
+
+A basis of the merged sequence-form LP (:mod:`~loveformal.solver.vertex`) is mostly
+triangular: rows with a single entry (an equality row of one sequence, a best-response row of
+one multiplier) and columns with a single entry fix one unknown each. SuperLU's orderings do
+not see this, and they stall on the dense row and column that the empty sequences bring: on
+the 2019 edition's benchmark endgame with 4 cards left, seed 4005 (29 k × 29 k, 87 k entries),
+the minimum-degree orderings take 1.5–2.3 s and COLAMD fills L + U with 38 M entries. So, as
+LP codes do (HiGHS's own basis factorization among them):
+
+* **front**: repeatedly take a row with one entry among the columns left; its column is fixed
+  by it. The rows and columns so taken form a lower triangular block, in the order taken;
+* **back**: then repeatedly take a column with one entry among the rows left; its row is the
+  only one that needs it. In the reverse of the order taken they form a lower triangular
+  block too;
+* **kernel**: what is left, factored by SuperLU (3.7 k × 3.7 k on seed 4005, 5 ms).
+
+With rows and columns in the order front, kernel, back the matrix is block lower
+triangular, so ``B z = r`` is solved block by block downward and ``Bᵀ w = c`` upward; the
+triangular blocks are given to SuperLU in their own order (no fill).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import scipy.sparse
+import scipy.sparse.linalg
+
+__all__ = ["BlockLU"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+def _peel(matrix: scipy.sparse.csc_matrix) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Front rows and columns (in order), back rows and columns (in the order taken)."""
+    csc = matrix.tocsc()
+    csr = matrix.tocsr()
+    n_rows, n_cols = matrix.shape
+    row_alive = np.ones(n_rows, dtype=bool)
+    col_alive = np.ones(n_cols, dtype=bool)
+    row_count = np.diff(csr.indptr).astype(np.int64)
+    front_rows: list[int] = []
+    front_cols: list[int] = []
+    stack = np.flatnonzero(row_count == 1).tolist()
+    while stack:
+        i = stack.pop()
+        if not row_alive[i] or row_count[i] != 1:
+            continue
+        cols = csr.indices[csr.indptr[i] : csr.indptr[i + 1]]
+        j = int(cols[col_alive[cols]][0])
+        front_rows.append(i)
+        front_cols.append(j)
+        row_alive[i] = col_alive[j] = False
+        rows = csc.indices[csc.indptr[j] : csc.indptr[j + 1]]
+        rows = rows[row_alive[rows]]
+        row_count[rows] -= 1
+        stack.extend(rows[row_count[rows] == 1].tolist())
+    # Column counts among the rows left.
+    entry_col = np.repeat(np.arange(n_cols), np.diff(csc.indptr))
+    col_count = np.bincount(entry_col[row_alive[csc.indices]], minlength=n_cols)
+    col_count = col_count.astype(np.int64)
+    col_count[~col_alive] = 0
+    back_rows: list[int] = []
+    back_cols: list[int] = []
+    stack = np.flatnonzero(col_count == 1).tolist()
+    while stack:
+        j = stack.pop()
+        if not col_alive[j] or col_count[j] != 1:
+            continue
+        rows = csc.indices[csc.indptr[j] : csc.indptr[j + 1]]
+        i = int(rows[row_alive[rows]][0])
+        back_rows.append(i)
+        back_cols.append(j)
+        row_alive[i] = col_alive[j] = False
+        cols = csr.indices[csr.indptr[i] : csr.indptr[i + 1]]
+        cols = cols[col_alive[cols]]
+        col_count[cols] -= 1
+        stack.extend(cols[col_count[cols] == 1].tolist())
+    return front_rows, front_cols, back_rows, back_cols
+
+
+class BlockLU:
+    """``B z = r`` and ``Bᵀ w = c`` for a square sparse ``B`` (module docstring). Raises
+    ``RuntimeError`` (as SuperLU does) when a block is singular."""
+
+    def __init__(self, matrix: scipy.sparse.spmatrix) -> None:
+        n, m = matrix.shape
+        if n != m:
+            raise ValueError("BlockLU needs a square matrix")
+        front_rows, front_cols, back_rows, back_cols = _peel(matrix)
+        taken_rows = np.zeros(n, dtype=bool)
+        taken_cols = np.zeros(n, dtype=bool)
+        taken_rows[front_rows + back_rows] = True
+        taken_cols[front_cols + back_cols] = True
+        kernel_rows = np.flatnonzero(~taken_rows)
+        kernel_cols = np.flatnonzero(~taken_cols)
+        if len(kernel_rows) != len(kernel_cols):
+            raise RuntimeError("structurally singular matrix")
+        self.rows: list[IntArray] = [
+            np.array(front_rows, dtype=np.int64),
+            kernel_rows,
+            np.array(back_rows[::-1], dtype=np.int64),
+        ]
+        self.cols: list[IntArray] = [
+            np.array(front_cols, dtype=np.int64),
+            kernel_cols,
+            np.array(back_cols[::-1], dtype=np.int64),
+        ]
+        csr = scipy.sparse.csr_matrix(matrix)
+        # blocks[a][b]: rows of part a, columns of part b (b ≤ a; the rest is empty).
+        self.blocks = [[csr[r][:, c].tocsr() for c in self.cols] for r in self.rows]
+        self.lus: list[Any] = [
+            self._factor(self.blocks[0][0], triangular=True),
+            self._factor(self.blocks[1][1], triangular=False),
+            self._factor(self.blocks[2][2], triangular=True),
+        ]
+        self.n = n
+
+    @staticmethod
+    def _factor(block: scipy.sparse.csr_matrix, triangular: bool) -> Any:
+        if block.shape[0] == 0:
+            return None
+        if triangular:  # in its own order: L is the block itself, no fill, no pivoting
+            return scipy.sparse.linalg.splu(
+                block.tocsc(), permc_spec="NATURAL", diag_pivot_thresh=0.0
+            )
+        return scipy.sparse.linalg.splu(block.tocsc(), permc_spec="MMD_ATA")
+
+    def solve(self, r: FloatArray) -> FloatArray:
+        """``z`` with ``B z = r``."""
+        parts: list[FloatArray] = []
+        for a in range(3):
+            rhs = r[self.rows[a]].astype(np.float64)
+            for b in range(a):
+                if len(parts[b]):
+                    rhs = rhs - self.blocks[a][b] @ parts[b]
+            lu = self.lus[a]
+            parts.append(lu.solve(rhs) if lu is not None else rhs)
+        z = np.empty(self.n)
+        for a in range(3):
+            z[self.cols[a]] = parts[a]
+        return z
+
+    def solve_transposed(self, c: FloatArray) -> FloatArray:
+        """``w`` with ``Bᵀ w = c``."""
+        parts: list[FloatArray | None] = [None, None, None]
+        for a in (2, 1, 0):
+            rhs = c[self.cols[a]].astype(np.float64)
+            for b in range(a + 1, 3):
+                got = parts[b]
+                if got is not None and len(got):
+                    rhs = rhs - self.blocks[b][a].T @ got
+            lu = self.lus[a]
+            parts[a] = lu.solve(rhs, trans="T") if lu is not None else rhs
+        w = np.empty(self.n)
+        for a in range(3):
+            got = parts[a]
+            assert got is not None
+            w[self.rows[a]] = got
+        return w
