@@ -39,48 +39,47 @@ def _peel(matrix: scipy.sparse.csc_matrix) -> tuple[list[int], list[int], list[i
     """Front rows and columns (in order), back rows and columns (in the order taken)."""
     csc = matrix.tocsc()
     csr = matrix.tocsr()
-    n_rows, n_cols = matrix.shape
-    row_alive = np.ones(n_rows, dtype=bool)
-    col_alive = np.ones(n_cols, dtype=bool)
+    row_alive = np.ones(matrix.shape[0], dtype=bool)
+    col_alive = np.ones(matrix.shape[1], dtype=bool)
     row_count = np.diff(csr.indptr).astype(np.int64)
-    front_rows: list[int] = []
-    front_cols: list[int] = []
-    stack = np.flatnonzero(row_count == 1).tolist()
-    while stack:
-        i = stack.pop()
-        if not row_alive[i] or row_count[i] != 1:
-            continue
-        cols = csr.indices[csr.indptr[i] : csr.indptr[i + 1]]
-        j = int(cols[col_alive[cols]][0])
-        front_rows.append(i)
-        front_cols.append(j)
-        row_alive[i] = col_alive[j] = False
-        rows = csc.indices[csc.indptr[j] : csc.indptr[j + 1]]
-        rows = rows[row_alive[rows]]
-        row_count[rows] -= 1
-        stack.extend(rows[row_count[rows] == 1].tolist())
+    front_rows, front_cols = _singletons(csr, csc, row_alive, col_alive, row_count)
     # Column counts among the rows left.
-    entry_col = np.repeat(np.arange(n_cols), np.diff(csc.indptr))
-    col_count = np.bincount(entry_col[row_alive[csc.indices]], minlength=n_cols)
+    entry_col = np.repeat(np.arange(matrix.shape[1]), np.diff(csc.indptr))
+    col_count = np.bincount(entry_col[row_alive[csc.indices]], minlength=matrix.shape[1])
     col_count = col_count.astype(np.int64)
     col_count[~col_alive] = 0
-    back_rows: list[int] = []
-    back_cols: list[int] = []
-    stack = np.flatnonzero(col_count == 1).tolist()
-    while stack:
-        j = stack.pop()
-        if not col_alive[j] or col_count[j] != 1:
-            continue
-        rows = csc.indices[csc.indptr[j] : csc.indptr[j + 1]]
-        i = int(rows[row_alive[rows]][0])
-        back_rows.append(i)
-        back_cols.append(j)
-        row_alive[i] = col_alive[j] = False
-        cols = csr.indices[csr.indptr[i] : csr.indptr[i + 1]]
-        cols = cols[col_alive[cols]]
-        col_count[cols] -= 1
-        stack.extend(cols[col_count[cols] == 1].tolist())
+    back_cols, back_rows = _singletons(csc, csr, col_alive, row_alive, col_count)
     return front_rows, front_cols, back_rows, back_cols
+
+
+def _singletons(
+    lines: scipy.sparse.spmatrix,
+    across: scipy.sparse.spmatrix,
+    line_alive: npt.NDArray[np.bool_],
+    other_alive: npt.NDArray[np.bool_],
+    count: IntArray,
+) -> tuple[list[int], list[int]]:
+    """Repeatedly take a line (row of a CSR ``lines``, or column of a CSC one) with one entry
+    among the other lines left, and that entry's line of the other kind (``across``, the same
+    matrix compressed the other way): both lists in the order taken. ``count`` holds each
+    line's entries among the other lines left; the arrays are updated in place."""
+    taken: list[int] = []
+    partners: list[int] = []
+    stack = np.flatnonzero(count == 1).tolist()
+    while stack:
+        i = stack.pop()
+        if not line_alive[i] or count[i] != 1:
+            continue
+        others = lines.indices[lines.indptr[i] : lines.indptr[i + 1]]
+        j = int(others[other_alive[others]][0])
+        taken.append(i)
+        partners.append(j)
+        line_alive[i] = other_alive[j] = False
+        hit = across.indices[across.indptr[j] : across.indptr[j + 1]]
+        hit = hit[line_alive[hit]]
+        count[hit] -= 1
+        stack.extend(hit[count[hit] == 1].tolist())
+    return taken, partners
 
 
 class BlockLU:

@@ -95,22 +95,8 @@ def certify_plans(game: Game, plans: tuple[Plan, Plan]) -> Certificate | None:
             if not _is_plan(game, p, nums, den):
                 return None
         values, responses = tree_values_and_responses(game, (), dict(enumerate(plans)))
-        br_values = tuple(r.value for r in responses)
-        gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
-        nash_conv = sum(gains, Fraction(0))
-        bracket = (-br_values[1], br_values[0]) if game.is_zero_sum() else None
-        return Certificate(
-            expected_values=values,
-            best_response_values=br_values,
-            best_responses=tuple(r.strategy for r in responses),
-            gains=gains,
-            nash_conv=nash_conv,
-            exploitability=nash_conv / 2,
-            value_bracket=bracket,
-            profile=tuple(_Behaviour(game.infosets_of(p), plans[p][0]) for p in (0, 1)),
-            seconds=time.perf_counter() - start,
-            responses=tuple(responses),
-        )
+        profile = tuple(_Behaviour(game.infosets_of(p), plans[p][0]) for p in (0, 1))
+        return _certificate(game, values, responses, profile, start)
 
 
 def _is_plan(game: Game, player: int, nums: list[int], den: int) -> bool:
@@ -158,17 +144,28 @@ def _certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Ce
     else:
         values = _root_values(game, table)
         responses = [_best_response(game, p, table) for p in range(game.num_players)]
+    exact: list[dict[Hashable, dict[Hashable, Fraction]]] = [{} for _ in range(game.num_players)]
+    for info in game.infosets:
+        probs = table[info.index]
+        assert probs is not None
+        exact[info.player][info.key] = dict(zip(info.actions, probs, strict=True))
+    return _certificate(game, values, responses, tuple(exact), start)
+
+
+def _certificate(
+    game: Game,
+    values: tuple[Fraction, ...],
+    responses: Sequence[BestResponse],
+    profile: tuple[Mapping[Hashable, Mapping[Hashable, Fraction]], ...],
+    start: float,
+) -> Certificate:
+    """The figures of a certificate from the root values and the best responses."""
     br_values = tuple(r.value for r in responses)
     gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
     nash_conv = sum(gains, Fraction(0))
     bracket: tuple[Fraction, Fraction] | None = None
     if game.num_players == 2 and game.is_zero_sum():
         bracket = (-br_values[1], br_values[0])
-    exact: list[dict[Hashable, dict[Hashable, Fraction]]] = [{} for _ in range(game.num_players)]
-    for info in game.infosets:
-        probs = table[info.index]
-        assert probs is not None
-        exact[info.player][info.key] = dict(zip(info.actions, probs, strict=True))
     return Certificate(
         expected_values=values,
         best_response_values=br_values,
@@ -177,7 +174,7 @@ def _certify(game: Game, profile: Sequence[Policy] | Mapping[int, Policy]) -> Ce
         nash_conv=nash_conv,
         exploitability=nash_conv / game.num_players,
         value_bracket=bracket,
-        profile=tuple(exact),
+        profile=profile,
         seconds=time.perf_counter() - start,
         responses=tuple(responses),
     )
