@@ -6,11 +6,11 @@ utilities exactly).
 
 **Two players, no opponent model** (the default): the sequence-form LP (HiGHS) gives the game
 value and a Nash equilibrium; :func:`~loveformal.solver.certify.certify` then rounds the
-equilibrium to rationals and recomputes both best responses exactly. Usually, though, the
-LP's exact vertex (:mod:`loveformal.solver.vertex`) is certified first: when that closes the
+equilibrium to rationals and recomputes both best responses exactly; on the larger games
+the LP's exact vertex (:mod:`loveformal.solver.vertex`) is certified first, and on small ones
+when the floats leave a bracket (``_certificate`` has the order). When the vertex closes the
 bracket (it does on every benchmark endgame), the equilibrium reported (its certificate and
-the action table's probabilities) is the vertex's, and the floats are not certified
-(``_certificate`` has the order). The result carries:
+the action table's probabilities) is the vertex's. The result carries:
 
 * ``value`` — the game value for the solving seat: the expected utility at the root (over
   all deals) under equilibrium; ``bracket`` the exact interval
@@ -957,10 +957,12 @@ _Outcome = tuple[
 def _certificate(game: Game, sol: Solution, seconds: dict[str, float]) -> tuple[Certificate, bool]:
     """The certificate reported, and whether it is the LP's exact vertex's
     (:mod:`~loveformal.solver.vertex`) rather than the floats' (``seconds`` gets ``vertex``
-    and ``certify``). The vertex comes first when it is cheap (the last restricted LP's
-    basis; its certificate, from integer plans, also costs less than the floats'); when
-    finding it means solving the whole LP again (the restricted loop gave up), only if the
-    floats' certificate leaves a bracket. The first certificate that closes the bracket is
+    and ``certify``). When the last restricted LP's basis is at hand
+    (:attr:`~loveformal.solver.seqform.Solution.vertex_cheap`), the vertex comes first: its
+    certificate, from integer plans, costs about what the floats' does, and it closes the
+    bracket where theirs may not. Otherwise (small games, solved whole, or the restricted
+    loop gave up) finding it means solving the whole LP again, so the floats come first and
+    the vertex only if they leave a bracket. The first certificate that closes the bracket is
     reported; if none does, the floats'."""
 
     def by_vertex() -> Certificate | None:
@@ -980,7 +982,7 @@ def _certificate(game: Game, sol: Solution, seconds: dict[str, float]) -> tuple[
         seconds["certify"] = seconds.get("certify", 0.0) + time.perf_counter() - t
         return got
 
-    if not sol.vertex_costly:
+    if sol.vertex_cheap:
         vertex = by_vertex()
         if vertex is not None and _closed(vertex.value_bracket):
             return vertex, True

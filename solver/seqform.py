@@ -103,13 +103,12 @@ class Solution:
         default=None, compare=False, repr=False
     )
     """Finds both players' realization plans at the exact vertex of the LP's optimal basis
-    (:mod:`~loveformal.solver.vertex`; None where it is not found), on demand: the caller
-    asks when the certificate of :attr:`strategies` leaves a bracket. None without
+    (:mod:`~loveformal.solver.vertex`; None where it is not found), on demand. None without
     ``highspy``."""
-    vertex_costly: bool = False
-    """Whether :attr:`vertex` solves the whole LP again (the restricted loop gave up on a
-    game of at least :data:`RESTRICT_FROM` sequences): the caller then asks only when the
-    floats' certificate leaves a bracket."""
+    vertex_cheap: bool = False
+    """Whether :attr:`vertex` starts from the last restricted LP's basis at hand (else it
+    solves the whole LP again, in the merged form): the caller then asks for it before
+    certifying :attr:`strategies`, else only when their certificate leaves a bracket."""
 
 
 def _check(game: Game) -> None:
@@ -423,7 +422,7 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
         solve_seconds=t2 - t1,
         restricted_steps=steps,
         vertex=vertex,
-        vertex_costly=got is None and n0 + n1 >= RESTRICT_FROM,
+        vertex_cheap=got is not None,
     )
 
 
@@ -440,7 +439,8 @@ def _exact_vertex(
     form when the whole LP was solved (the small games, or the restricted game gave up)."""
     if model is None:
         model = RestrictedModel(_new(), SequenceTree(own), SequenceTree(opp), pay)
-        model.grow(np.ones(model.n_own, dtype=bool), np.ones(model.n_opp, dtype=bool))
+        if model.grow(np.ones(model.n_own, dtype=bool), np.ones(model.n_opp, dtype=bool)) is None:
+            return None  # HiGHS refused the model (e.g. entries below its 1e-9 floor)
         if model.run(True, DUAL) is None:
             return None
     entries = exact_payoff_entries(game, first, model.pay_own, model.pay_opp)

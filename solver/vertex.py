@@ -1,5 +1,5 @@
-"""The exact vertex of a solved LP: the game value as a fraction where the certificate of the
-float strategies leaves a bracket.
+"""The exact vertex of a solved LP: the game value as a fraction, even where the certificate
+of the float strategies leaves a bracket.
 
 The LP (:mod:`~loveformal.solver.restricted`'s merged model) is solved in floats, and the
 certificate (:mod:`~loveformal.solver.certify`) of the strategies made exact from those floats
@@ -19,8 +19,10 @@ opponent's plan (the duals), in rationals:
   updated exactly in integers, ``r ← 2^s r − B ⌊2^s d⌉``, gaining ``s`` bits per round while
   the float solve is accurate to better than ``2^−s`` (:data:`STEP_BITS`);
 * **rational reconstruction**: after each round, each coordinate is read as the fraction with
-  the least denominator near it (one common denominator, grown as needed), and the candidate
-  is **checked exactly**, ``B z = b`` in integers. Only a checked solution is returned.
+  the least denominator within its error (``B⁻¹r`` units of the digits' last place, which the
+  next round's float solve estimates; one common denominator, grown as needed), and the
+  candidate is **checked exactly**, ``B z = b`` in integers. Only a checked solution is
+  returned.
 
 The plans are read off the vertex as the float LP's are (columns, and the duals scaled so
 that the opponent's empty sequence has weight 1). The caller checks them exactly to be
@@ -62,23 +64,34 @@ MAX_BITS = 8_000
 """Refinement stops (None: no exact vertex) past this many bits of each coordinate (the
 benchmark endgames' vertices need a few hundred bits)."""
 STALL_BITS = 12
-"""A residual this many bits above its level after the first round stops the refinement."""
+"""A residual this many bits above its steady level stops the refinement (:func:`_refine`)."""
+MAX_DENOMINATOR_BITS = 900
+"""Payoff denominators longer than this are not tried (their floats would overflow; only
+priors with large, coprime weights make them: the float answer stands)."""
 
 
 class _Sparse:
     """An exact integer sparse matrix (object entries) for products with integer vectors."""
 
     def __init__(self, rows: IntArray, cols: IntArray, vals: ObjArray, shape: tuple[int, int]):
+        self.shape = shape
         order = np.lexsort((cols, rows))
         rows, cols, vals = rows[order], cols[order], vals[order]
         # Sum duplicates exactly.
         key = rows * shape[1] + cols
-        first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else key
         summed = np.add.reduceat(vals, first) if len(vals) else vals
         keep = np.array([v != 0 for v in summed.tolist()], dtype=bool)
         self.rows, self.cols = rows[first][keep], cols[first][keep]
         self.vals: ObjArray = summed[keep]
-        self.shape = shape
+
+    def row_sum_bits(self) -> int:
+        """Bits of the largest row sum of absolute values (the residual's steady level)."""
+        if not len(self.vals):
+            return 0
+        starts = np.flatnonzero(np.r_[True, self.rows[1:] != self.rows[:-1]])
+        sums = np.add.reduceat(np.abs(self.vals), starts)
+        return int(max(sums.tolist())).bit_length()
 
     def sub(self, rows: IntArray, cols: IntArray) -> _Sparse:
         """The submatrix of ``rows`` × ``cols`` (both index arrays, renumbered in order)."""
@@ -128,16 +141,18 @@ def _refine(
 ) -> tuple[ObjArray, int] | None:
     """:func:`_solve` with ``step`` bits per round.
 
-    The residual stays at the level the first round's rounding leaves (a few bits above the
-    matrix's entries) while the float solve is accurate enough; a residual
-    :data:`STALL_BITS` above that level means it is not (a singular or ill-conditioned
-    basis, or a wrong float solve), and the refinement stops."""
+    While the float solve is accurate enough the residual stays at the level rounding the
+    digits leaves, at most half the largest row sum of absolute values (or at the right-hand
+    side's, if larger); a residual :data:`STALL_BITS` above that level means it is not (a
+    singular or ill-conditioned basis, or a wrong float solve), and the refinement stops.
+    (The first round's residual is no measure: where the solution is far below one unit,
+    its digits are all 0 and the residual is the right-hand side, scaled.)"""
     n = matrix.shape[1]
     digits = np.zeros(n, dtype=object)
     r = b.copy()
     scale = 1 << step
     bits = 0
-    level: int | None = None
+    level = max(matrix.row_sum_bits(), max((abs(v) for v in b.tolist()), default=0).bit_length())
     while bits < MAX_BITS:
         big = max(max((abs(v) for v in r.tolist()), default=0), 1)
         shift = max(big.bit_length() - 60, 0)  # floats of the residual, scaled into range
@@ -145,6 +160,13 @@ def _refine(
         d = solve(rf) * float(scale)
         if not np.all(np.isfinite(d)):
             return None
+        if bits:
+            # The digits so far are off by B⁻¹r units of their last place, about d / 2^step:
+            # read them as fractions within that (the exact check decides).
+            slack = (1 << 8) + 2 * (int(np.abs(d).max(initial=0.0)) << shift >> step)
+            got = _reconstruct(digits, bits, slack)
+            if got is not None and np.all(matrix.times(got[0]) == b * got[1]):
+                return got
         d_int = np.array([int(v) << shift for v in np.rint(d).tolist()], dtype=object)
         digits = digits * scale + d_int
         r = r * scale - matrix.times(d_int)
@@ -152,22 +174,17 @@ def _refine(
         now = max((abs(v) for v in r.tolist()), default=0)
         if now == 0:
             return digits, 1 << bits
-        if level is None:
-            level = now.bit_length()
-        elif now.bit_length() > level + STALL_BITS:
+        if now.bit_length() > level + STALL_BITS:
             return None
-        got = _reconstruct(digits, bits)
-        if got is not None and np.all(matrix.times(got[0]) == b * got[1]):
-            return got
     return None
 
 
-def _reconstruct(digits: ObjArray, bits: int) -> tuple[ObjArray, int] | None:
-    """Each ``digits[i] / 2**bits`` read as a fraction of small denominator, over one common
-    denominator (None if some coordinate needs a denominator past ``2**(bits/2 − 8)``). The
-    digits are taken as good to ``2**8`` units of their last place."""
-    limit = 1 << max(bits // 2 - 8, 1)
-    slack = 1 << 8
+def _reconstruct(digits: ObjArray, bits: int, slack: int) -> tuple[ObjArray, int] | None:
+    """Each ``digits[i] / 2**bits``, good to ``slack`` units of its last place, read as the
+    fraction of least denominator that near, over one common denominator; None if some
+    coordinate would need a denominator too long for the digits to decide it
+    (``2·slack·q² ≥ 2**bits``)."""
+    limit = max(math.isqrt((1 << bits) // (2 * slack)), 1)
     half = 1 << (bits - 1)
     common = 1
     out: list[int] = []
@@ -198,7 +215,7 @@ def exact_plans(
     entries in the order ``model`` was given them, as integers over ``denominator``. The
     plans are not checked here: :func:`~loveformal.solver.certify.certify_plans` does."""
     lp = model.lp
-    if lp is None:
+    if lp is None or denominator.bit_length() > MAX_DENOMINATOR_BITS:
         return None
     basis = model.h.getBasis()
     if not basis.valid:
@@ -225,10 +242,12 @@ def exact_plans(
     primal = _solve(square, lambda v: lu.solve(v / scale), rhs)
     if primal is None:
         return None
-    # The duals: Bᵀ π = c_B (cost −1 at q_0, the first multiplier column); the opponent's
-    # plan is proportional to them on its rows (0 on the rows not at their bound).
+    # The duals: Bᵀ π = c_B, the cost −1 at q_0 (the first multiplier column), scaled by the
+    # denominator: the opponent's rows are scaled by it, so their duals are the opponent's
+    # plan over it, and would be far below one unit (hard to refine) with the cost unscaled.
+    # The plan is proportional to them on its rows (0 on the rows not at their bound).
     cost = np.zeros(len(basic), dtype=object)
-    cost[basic == nx] = -1
+    cost[basic == nx] = -denominator
     dual = _solve(square.transposed(), lambda v: lu.solve_transposed(v) / scale, cost)
     if dual is None:
         return None

@@ -923,20 +923,18 @@ def test_exact_equilibria_with_larger_denominators_are_pinned_down(
 ) -> None:
     r = solve_position(parse_position(K3_LARGE_DENOMINATORS), pimc=False, reduce=True)
     assert r.value is not None and r.bracket == (r.value, r.value)
-    assert "vertex" in r.seconds  # the LP's exact vertex (solver/vertex.py) pinned it
-    # Without the vertex, the LP's floats rounded to fractions pin it too ...
-    monkeypatch.setattr(seqform_module, "_exact_vertex", lambda *args: None)
-    floats = solve_position(parse_position(K3_LARGE_DENOMINATORS), pimc=False, reduce=True)
-    assert floats.value == r.value
-    # ... but not with a planted bug: recovering only denominators up to 10^4.
-    monkeypatch.setattr(expectimax_module, "RATIONAL_DENOMINATOR", 10**4)
-    bad = solve_position(parse_position(K3_LARGE_DENOMINATORS), pimc=False, reduce=True)
-    assert bad.value is None and bad.bracket is not None and bad.bracket[0] < bad.bracket[1]
-    # The vertex does not depend on that rounding.
-    monkeypatch.undo()
+    # A small game (solved whole): the LP's floats rounded to fractions come first and pin it.
+    assert "vertex" not in r.seconds
+    # Planted bug: recovering only denominators up to 10^4 leaves the floats' bracket open;
+    # the LP's exact vertex (solver/vertex.py), tried then, does not depend on that rounding
+    # and pins the value ...
     monkeypatch.setattr(expectimax_module, "RATIONAL_DENOMINATOR", 10**4)
     pinned = solve_position(parse_position(K3_LARGE_DENOMINATORS), pimc=False, reduce=True)
-    assert pinned.value == r.value
+    assert pinned.value == r.value and "vertex" in pinned.seconds
+    # ... and without it the bracket stays open.
+    monkeypatch.setattr(seqform_module, "_exact_vertex", lambda *args: None)
+    bad = solve_position(parse_position(K3_LARGE_DENOMINATORS), pimc=False, reduce=True)
+    assert bad.value is None and bad.bracket is not None and bad.bracket[0] < bad.bracket[1]
 
 
 def test_reported_float_value_comes_from_the_certificate(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import scipy.sparse
 
+from loveformal.cards import Card
 from loveformal.notation import parse_position
 from loveformal.solver import analysis, seqform, vertex
 from loveformal.solver.analysis import EndgameResult, solve_position
@@ -22,6 +23,7 @@ from loveformal.solver.certify import Plan, certify, certify_plans
 from loveformal.solver.efg import Game
 from loveformal.solver.endgame import build_endgame
 from loveformal.solver.expectimax import _plans
+from loveformal.state import State
 from tests.solver.games import kuhn_poker
 
 # bench/solver.py: classic k = 3 seed 3010. The LP's floats, made exact, leave a bracket
@@ -195,14 +197,14 @@ def test_reconstruction_recovers_fractions_from_their_binary_digits() -> None:
     values = [Fraction(1, 3), Fraction(-5, 7), Fraction(0), Fraction(2), Fraction(11, 21)]
     bits = 240
     digits = np.array([round(v * (1 << bits)) for v in values], dtype=object)
-    got = vertex._reconstruct(digits, bits)
+    got = vertex._reconstruct(digits, bits, 1 << 8)
     assert got is not None
     num, den = got
     assert [Fraction(v, den) for v in num.tolist()] == values
     # Too few digits for the denominator: no candidate rather than a wrong one.
     short = 12
     digits = np.array([round(v * (1 << short)) for v in values], dtype=object)
-    assert vertex._reconstruct(digits, short) is None
+    assert vertex._reconstruct(digits, short, 1 << 8) is None
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -239,13 +241,14 @@ def test_the_block_lu_refuses_a_singular_matrix() -> None:
         BlockLU(singular)
 
 
-@pytest.mark.parametrize("costly", [False, True])
-def test_a_costly_vertex_is_sought_only_when_the_floats_leave_a_bracket(costly: bool) -> None:
-    """Where the vertex means solving the whole LP again, the floats' certificate comes first
-    (Kuhn poker's floats round to its exact equilibrium); otherwise the vertex does."""
+@pytest.mark.parametrize("cheap", [False, True])
+def test_a_costly_vertex_is_sought_only_when_the_floats_leave_a_bracket(cheap: bool) -> None:
+    """Where the vertex means solving the whole LP again (Kuhn poker is solved whole), the
+    floats' certificate comes first (Kuhn poker's floats round to its exact equilibrium);
+    with the restricted LP's basis at hand the vertex does."""
     game = kuhn_poker()
     sol = seqform.solve(game)
-    assert sol.vertex is not None and not sol.vertex_costly
+    assert sol.vertex is not None and not sol.vertex_cheap
     calls: list[int] = []
     found = sol.vertex
 
@@ -254,8 +257,76 @@ def test_a_costly_vertex_is_sought_only_when_the_floats_leave_a_bracket(costly: 
         return found()
 
     seconds: dict[str, float] = {}
-    spied = dataclasses.replace(sol, vertex=counted, vertex_costly=costly)
+    spied = dataclasses.replace(sol, vertex=counted, vertex_cheap=cheap)
     cert, exact = analysis._certificate(game, spied, seconds)
     assert cert.value_bracket == (Fraction(-1, 18), Fraction(-1, 18))
-    assert exact is not costly and len(calls) == (0 if costly else 1)
-    assert ("vertex" in seconds) is not costly and "certify" in seconds
+    assert exact is cheap and len(calls) == (1 if cheap else 0)
+    assert ("vertex" in seconds) is cheap and "certify" in seconds
+
+
+def _scaled_payoffs(monkeypatch: pytest.MonkeyPatch, factor: int) -> None:
+    """The exact payoff entries and their denominator both multiplied by ``factor``: the
+    same LP, with longer integers."""
+    right = seqform.exact_payoff_entries
+
+    def scaled(*args: Any, **kwargs: Any) -> Any:
+        got = right(*args, **kwargs)
+        assert got is not None
+        return got[0] * factor, got[1] * factor
+
+    monkeypatch.setattr(seqform, "exact_payoff_entries", scaled)
+
+
+def test_long_payoff_denominators_are_refined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 51-bit denominator (priors with uneven weights make long ones): the opponent's
+    duals, over the denominator, would be far below one unit with the cost unscaled, and the
+    first residual no measure of a stall (a review found both)."""
+    _scaled_payoffs(monkeypatch, (1 << 50) + 1)
+    game = kuhn_poker()
+    sol = seqform.solve(game)
+    assert sol.vertex is not None
+    plans = sol.vertex()
+    assert plans is not None
+    cert = certify_plans(game, plans)
+    assert cert is not None and cert.value_bracket == (Fraction(-1, 18), Fraction(-1, 18))
+    # The refinement alone, on one such entry: z = 1 / (2^50 + 1).
+    big = (1 << 50) + 1
+    one = vertex._Sparse(
+        np.zeros(1, np.int64), np.zeros(1, np.int64), np.array([big], dtype=object), (1, 1)
+    )
+    got = vertex._solve(one, lambda v: v / float(big), np.array([1], dtype=object))
+    assert got is not None and Fraction(int(got[0][0]), got[1]) == Fraction(1, big)
+
+
+def test_denominators_too_long_for_floats_leave_the_float_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past MAX_DENOMINATOR_BITS the vertex is not tried (its floats would overflow: a
+    review's prior with coprime weights of 1,200 bits raised OverflowError); the solve goes
+    on with the floats' certificate."""
+    _scaled_payoffs(monkeypatch, (1 << vertex.MAX_DENOMINATOR_BITS) + 1)
+    game = kuhn_poker()
+    sol = seqform.solve(game)
+    assert sol.vertex is not None and sol.vertex() is None
+    r = solve_position(parse_position(CLASSIC_K3_OPEN), pimc=False)
+    assert r.value is None and "vertex" in r.seconds
+    assert r.bracket is not None and r.bracket[0] <= CLASSIC_K3_VALUE <= r.bracket[1]
+
+
+def test_a_prior_with_a_wide_weight_ratio_gives_a_bracket_not_a_crash() -> None:
+    """Deals weighed 10¹² times others make payoff entries HiGHS refuses (below its 1e-9
+    floor) when the whole LP is rebuilt for the vertex; a review found the vertex then
+    crashed. The floats' bracket (1.6e-12 wide) is reported."""
+    state = parse_position(
+        "classic 2p r1 start:P1 | P1 Handmaid d:Guard*2,Prince,King,Guard t0 | P2 Baron*2 "
+        "d:Prince,Priest t0 | deck - / Guard,Priest | aside Guard | up Handmaid,Princess,"
+        "Countess | play P2"
+    )
+
+    def prior(deal: State, weight: int) -> int:
+        return weight * 10**12 if Card.HANDMAID in deal.seats[0].hand else weight
+
+    r = solve_position(state, pimc=False, prior=prior)
+    assert r.bracket is not None and r.bracket[0] < r.bracket[1]
+    assert r.value is None and r.exploitability is not None and r.exploitability <= 1e-9
+    assert "vertex" in r.seconds
