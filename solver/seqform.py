@@ -375,9 +375,9 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
     n_first = (n0, n1)[first]
     t1 = time.perf_counter()
     got, steps = None, 0
-    pay = a if first == 0 else (-a.T).tocsr()
-    own, opp = (e, f) if first == 0 else (f, e)
     if restricted and not second_lp and _Highs is not None and n0 + n1 >= RESTRICT_FROM:
+        pay = a if first == 0 else (-a.T).tocsr()
+        own, opp = (e, f) if first == 0 else (f, e)
         got = solve_restricted(own, opp, pay, highs=_new(), on_step=on_step)
         if got is None and on_step is not None:
             on_step(0, float("nan"), (n0, n1))  # the restricted game gave up: the whole LP
@@ -411,7 +411,7 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
 
         def vertex() -> tuple[Plan, Plan] | None:
             with gc_paused():
-                return _exact_vertex(game, first, own, opp, pay, model)
+                return _exact_vertex(game, first, e, f, a, model)
 
     return Solution(
         value=value,
@@ -429,15 +429,18 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
 def _exact_vertex(
     game: Game,
     first: int,
-    own: scipy.sparse.spmatrix,
-    opp: scipy.sparse.spmatrix,
-    pay: scipy.sparse.csr_matrix,
+    e: scipy.sparse.spmatrix,
+    f: scipy.sparse.spmatrix,
+    a: scipy.sparse.csr_matrix,
     model: RestrictedModel | None,
 ) -> tuple[Plan, Plan] | None:
     """Both players' plans at the exact vertex (:func:`~loveformal.solver.vertex.exact_plans`)
     of ``model`` (the last restricted LP), or of the whole LP solved again in the merged
-    form when the whole LP was solved (the small games, or the restricted game gave up)."""
+    form when the whole LP was solved (the small games, or the restricted game gave up);
+    ``first`` is the LP player, ``e``, ``f`` and ``a`` the game's matrices."""
     if model is None:
+        pay = a if first == 0 else (-a.T).tocsr()
+        own, opp = (e, f) if first == 0 else (f, e)
         model = RestrictedModel(_new(), SequenceTree(own), SequenceTree(opp), pay)
         if model.grow(np.ones(model.n_own, dtype=bool), np.ones(model.n_opp, dtype=bool)) is None:
             return None  # HiGHS refused the model (e.g. entries below its 1e-9 floor)

@@ -152,9 +152,9 @@ def _refine(
     r = b.copy()
     scale = 1 << step
     bits = 0
-    level = max(matrix.row_sum_bits(), max((abs(v) for v in b.tolist()), default=0).bit_length())
+    big = max(max((abs(v) for v in b.tolist()), default=0), 1)  # the residual's largest
+    level = max(matrix.row_sum_bits(), big.bit_length())
     while bits < MAX_BITS:
-        big = max(max((abs(v) for v in r.tolist()), default=0), 1)
         shift = max(big.bit_length() - 60, 0)  # floats of the residual, scaled into range
         rf = np.array([float(v >> shift) if shift else float(v) for v in r.tolist()])
         d = solve(rf) * float(scale)
@@ -176,6 +176,7 @@ def _refine(
             return digits, 1 << bits
         if now.bit_length() > level + STALL_BITS:
             return None
+        big = now
     return None
 
 
