@@ -258,7 +258,8 @@ def solve_command(
         typer.Option(
             min=1,
             help="Refuse endgames with more histories than this (a build also "
-            "expands at most max(100000, N/8) distinct positions, estimated first).",
+            "expands at most max(100000, N/4) distinct positions, N/8 for --full and "
+            "three or more players; estimated first).",
         ),
     ] = DEFAULT_MAX_NODES,
     utility: Annotated[

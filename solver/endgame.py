@@ -211,8 +211,12 @@ STATE_CAP_FLOOR = 100_000
 """The least :func:`state_cap` (about 200 MB of engine states, a few seconds to expand)."""
 STATES_PER_NODE = 8
 """:func:`state_cap` allows one engine state per this many histories of ``max_nodes``."""
+REDUCED_STATES_PER_NODE = 4
+"""The same for the reduced build, whose games can have fewer histories per state."""
 ESTIMATE_SLACK = 30
-"""The reduced build refuses at once when its estimate passes this many times its state cap.
+"""The reduced build refuses at once when its estimate passes this many times the full tree's
+state cap (``state_cap(max_nodes)``, one state per 8 histories: the cap it was measured
+against; the reduced build's own cap, twice that, came later).
 The estimate over-states, and by far: later deals share most of their states with earlier
 ones (deals that differ in cards since played or swapped reach the same positions), which
 sample deals spread over the list do not see. Over the 48 benchmark endgames with 4 and 5
@@ -223,17 +227,25 @@ which fit (1.40 M and 1.83 M histories). Between the two, the cap, checked as ea
 made, refuses what does not fit, after expanding up to the cap (seconds, not minutes)."""
 
 
-def state_cap(max_nodes: int) -> int:
+def state_cap(max_nodes: int, reduced: bool = False) -> int:
     """The most distinct engine states a build expands under ``max_nodes`` (checked as each
     is made, so that no single deal runs away): one per :data:`STATES_PER_NODE` histories of
-    it, but at least :data:`STATE_CAP_FLOOR`. A state costs about twice what a history costs,
-    and takes longest to make (the engine's transitions). In the full tree every state is at
-    least one history; small reduced games can have fewer histories than states (dominated
-    branches are left out), which the floor covers. Above the floor the games are deep: every
-    benchmark endgame with more than 100 k states has over 8 histories per state in the full
-    tree, and all but one reduced (2019 edition, 4 cards left, seed 4005: 204 k states, 1.40 M
-    reduced histories, 6.8 per state: it fits the default cap all the same)."""
-    return max(STATE_CAP_FLOOR, max_nodes // STATES_PER_NODE)
+    it for the full tree, one per :data:`REDUCED_STATES_PER_NODE` for the ``reduced`` build,
+    but at least :data:`STATE_CAP_FLOOR`. A state costs about twice what a history costs
+    (about 2 KB), and takes longest to make (the engine's transitions).
+
+    In the full tree every state is at least one history, and above the floor the games are
+    deep: every benchmark endgame with more than 100 k states has over 8 histories per state
+    in its full tree (classic, 5 cards left: 19.7 to 36 on the four with over 100 k). The
+    reduced game leaves dominated branches out, so it can have fewer: classic, 5 cards left,
+    seeds 5005, 5006 and 5008 have 7.5, 5.4 and 6.3 reduced histories per state (229 k,
+    202 k and 479 k states), and 2019 seed 4005 with 4 cards left 6.8. At one state per 8
+    histories the cap refused seed 5008 at the default ``max_nodes`` although its reduced
+    game, 2,998,317 histories, fits. At one per 4 the states take at most about what the
+    histories do. Small reduced games can have fewer histories than states, which the floor
+    covers."""
+    per = REDUCED_STATES_PER_NODE if reduced else STATES_PER_NODE
+    return max(STATE_CAP_FLOOR, max_nodes // per)
 
 
 Progress = Callable[[int, int, int], None]
@@ -2290,9 +2302,10 @@ def build_endgame(
     forced moves and choice-free subtrees left out. The engine expands every distinct state
     of the endgame first (a DAG far smaller than the tree): the subtrees of the sample deals
     first, whose states per deal times the number of deals is the estimate, refused at once
-    above :data:`ESTIMATE_SLACK` times :func:`state_cap`; then the rest, refused past
-    ``state_cap(max_nodes)`` states, a cap checked as each state is made. Then ``max_nodes``
-    bounds the reduced game's histories while it is built.
+    above :data:`ESTIMATE_SLACK` times the full tree's :func:`state_cap`; then the rest,
+    refused past
+    ``state_cap(max_nodes, reduced=True)`` states, a cap checked as each state is made.
+    Then ``max_nodes`` bounds the reduced game's histories while it is built.
     """
     if utility not in UTILITIES:
         raise MalformedInput(f"unknown utility {utility!r} (expected one of {UTILITIES})")
@@ -2300,7 +2313,8 @@ def build_endgame(
     if reductions is not None and (state.players != 2 or share):
         raise ValueError("the reduced build is for two-player endgames, without share")
     start = time.perf_counter()
-    deals = enumerate_deals(state, prior=prior, knower=knower, limit=state_cap(max_nodes))
+    cap = state_cap(max_nodes, reduced=reductions is not None)
+    deals = enumerate_deals(state, prior=prior, knower=knower, limit=cap)
     total = sum((d.weight for d in deals), Fraction(0))
     walker: _Walker | _TreeWalker
     gc_was_enabled = gc.isenabled()
@@ -2366,14 +2380,14 @@ def _build_reduced(
 ) -> LevelBuild:
     from .levels import build_levels
 
-    cap = walker.max_states = state_cap(max_nodes)
+    cap = walker.max_states = state_cap(max_nodes, reduced=True)
     # The estimate: evenly spread sample deals first (see ESTIMATE_SLACK).
     sample = _sample_indices(len(deals), sample_deals)
     found: dict[int, _Entry] = {}
     for done, i in enumerate(sample, 1):
         found[i] = walker.entry(deal_state(state, deals[i]))
         estimate = len(walker.memo) * len(deals) / done
-        if estimate > ESTIMATE_SLACK * cap:
+        if estimate > ESTIMATE_SLACK * state_cap(max_nodes):
             raise EndgameTooLarge(
                 f"the endgame is estimated at {estimate:,.0f} distinct positions to expand "
                 f"({len(deals):,} deals × about {len(walker.memo) / done:,.0f} each, from "

@@ -520,9 +520,10 @@ def test_reduced_build_refuses_on_its_estimate_before_expanding_every_deal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Three sample deals project about 2.3 M distinct positions: over ESTIMATE_SLACK (30) ×
-    # the cap of 25 k (the floor lowered), so refused before expanding the rest.
+    # the full tree's cap of 25 k (the floor lowered; the reduced build's own cap is 50 k),
+    # so refused before expanding the rest.
     monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 20_000)
-    assert state_cap(200_000) == 25_000
+    assert state_cap(200_000) == 25_000 and state_cap(200_000, reduced=True) == 50_000
     deals_expanded: list[int] = []
     with pytest.raises(EndgameTooLarge, match=r"estimated at [\d,]+ distinct positions") as err:
         build_endgame(
@@ -551,7 +552,7 @@ def test_estimate_does_not_refuse_an_endgame_that_fits_its_cap(
     # A cap of 3,000 positions (and 12,000 histories) holds it: the estimate, eleven times
     # too high, must not refuse it; the old slack of 4 did (planted below).
     monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 3_000)
-    assert state_cap(12_000) == 3_000
+    assert state_cap(12_000, reduced=True) == 3_000
     built = build_endgame(parse_position(SHARED), reduce=True, max_nodes=12_000)
     assert len(built.deals) == 720 and built.game.num_nodes == 10_265
     monkeypatch.setattr(endgame_module, "ESTIMATE_SLACK", 4)
@@ -564,7 +565,8 @@ def test_builds_stop_at_their_state_cap(monkeypatch: pytest.MonkeyPatch, reduce:
     # No estimate (no sample deals): only the cap, checked as each state is made, stops it,
     # on the reduced build and on the full tree's (three or more players, --full).
     monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 2_000)
-    assert state_cap(3_000) == 2_000 and state_cap(80_000) == 10_000
+    assert state_cap(3_000) == 2_000 == state_cap(3_000, reduced=True)
+    assert state_cap(80_000) == 10_000 and state_cap(80_000, reduced=True) == 20_000
     deals_expanded: list[int] = []
     with pytest.raises(EndgameTooLarge, match="more than 2,000 distinct positions to expand"):
         build_endgame(
@@ -581,6 +583,24 @@ def test_builds_stop_at_their_state_cap(monkeypatch: pytest.MonkeyPatch, reduce:
     if reduce:  # with room for its 11 k positions, the same position builds
         monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 12_000)
         assert build_endgame(parse_position(K4), reduce=True, sample_deals=0).game.num_nodes > 0
+
+
+def test_reduced_cap_admits_a_game_with_few_histories_per_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reduced game can have fewer than 8 histories per distinct position (dominated
+    branches are left out): classic, 3 cards left, the benchmark's seed 3007 has 34,057
+    reduced histories over 5,642 positions. At ``max_nodes`` equal to its size it builds;
+    the full tree's cap (one position per 8 histories, 4,257 here) refused it, as it
+    refused classic k = 5 seed 5008 (2,998,317 histories) at the default."""
+    monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 1_000)
+    state = endgame("classic", 3, 3007)
+    size = build_endgame(state, reduce=True).game.num_nodes
+    assert size == 34_057
+    assert build_endgame(state, reduce=True, max_nodes=size).game.num_nodes == size
+    monkeypatch.setattr(endgame_module, "REDUCED_STATES_PER_NODE", 8)  # the old cap
+    with pytest.raises(EndgameTooLarge, match="more than 4,257 distinct positions to expand"):
+        build_endgame(state, reduce=True, max_nodes=size, sample_deals=0)
 
 
 def test_full_tree_estimate_is_checked_after_each_sample_deal() -> None:
