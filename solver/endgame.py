@@ -2303,9 +2303,8 @@ def build_endgame(
     of the endgame first (a DAG far smaller than the tree): the subtrees of the sample deals
     first, whose states per deal times the number of deals is the estimate, refused at once
     above :data:`ESTIMATE_SLACK` times the full tree's :func:`state_cap`; then the rest,
-    refused past
-    ``state_cap(max_nodes, reduced=True)`` states, a cap checked as each state is made.
-    Then ``max_nodes`` bounds the reduced game's histories while it is built.
+    refused past ``state_cap(max_nodes, reduced=True)`` states, a cap checked as each state
+    is made. Then ``max_nodes`` bounds the reduced game's histories while it is built.
     """
     if utility not in UTILITIES:
         raise MalformedInput(f"unknown utility {utility!r} (expected one of {UTILITIES})")
@@ -2382,12 +2381,13 @@ def _build_reduced(
 
     cap = walker.max_states = state_cap(max_nodes, reduced=True)
     # The estimate: evenly spread sample deals first (see ESTIMATE_SLACK).
+    refuse_above = ESTIMATE_SLACK * state_cap(max_nodes)
     sample = _sample_indices(len(deals), sample_deals)
     found: dict[int, _Entry] = {}
     for done, i in enumerate(sample, 1):
         found[i] = walker.entry(deal_state(state, deals[i]))
         estimate = len(walker.memo) * len(deals) / done
-        if estimate > ESTIMATE_SLACK * state_cap(max_nodes):
+        if estimate > refuse_above:
             raise EndgameTooLarge(
                 f"the endgame is estimated at {estimate:,.0f} distinct positions to expand "
                 f"({len(deals):,} deals × about {len(walker.memo) / done:,.0f} each, from "

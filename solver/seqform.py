@@ -46,7 +46,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import highspy
 import numpy as np
@@ -58,6 +58,9 @@ from .efg import TERMINAL, Game, gc_paused
 from .oracle import DUAL, SequenceTree, StepProgress, per_set, solve_restricted
 from .restricted import RestrictedModel
 from .vertex import exact_plans
+
+if TYPE_CHECKING:
+    from .expectimax import _Grouped
 
 _Highs: Any
 try:  # the plain binding: ``highspy.Highs`` prints a banner on stdout (it would break --json)
@@ -148,17 +151,11 @@ def payoff_matrix(game: Game) -> scipy.sparse.csr_matrix:
             data = values[nz, 0].astype(np.float64) / float(den)
             coo = (data, (keys[nz, 0], keys[nz, 1]))
             return scipy.sparse.coo_matrix(coo, shape=shape).tocsr()
-        pairs = [(k, v[0]) for k, v in grouped.sums.items() if v[0]]
-        return scipy.sparse.coo_matrix(
-            (
-                np.array([v / den for _, v in pairs], dtype=np.float64),
-                (
-                    np.array([k[0] for k, _ in pairs], dtype=np.int64),
-                    np.array([k[1] for k, _ in pairs], dtype=np.int64),
-                ),
-            ),
-            shape=shape,
-        ).tocsr()
+        keys, nums = _player0_sums(grouped)
+        nz = np.array([bool(v) for v in nums.tolist()], dtype=bool)
+        data = np.array([v / den for v in nums[nz].tolist()], dtype=np.float64)
+        coo = (data, (keys[nz, 0], keys[nz, 1]))
+        return scipy.sparse.coo_matrix(coo, shape=shape).tocsr()
     terminal = np.flatnonzero(game.kind == TERMINAL)
     reach = game.chance_reach()[terminal]
     data = reach * game.utility[terminal, 0]
@@ -167,6 +164,20 @@ def payoff_matrix(game: Game) -> scipy.sparse.csr_matrix:
     shape = (game.num_sequences(0), game.num_sequences(1))
     # Duplicate (row, col) entries are summed by the COO -> CSR conversion.
     return scipy.sparse.coo_matrix((data, (rows, cols)), shape=shape).tocsr()
+
+
+def _player0_sums(grouped: _Grouped) -> tuple[IntArray, npt.NDArray[np.object_]]:
+    """A two-player tree's grouped payoffs (:class:`~loveformal.solver.expectimax._Grouped`)
+    as sequence pairs (rows of ``keys``) and player 0's exact sums (Python integers over
+    ``grouped.denominator``), zeros included."""
+    if grouped.keys is not None and grouped.values is not None:
+        keys = grouped.keys[:, :2].astype(np.int64)
+        nums = np.array(grouped.values[:, 0].tolist(), dtype=object)
+    else:
+        items = list(grouped.sums.items())
+        keys = np.array([k for k, _ in items], dtype=np.int64).reshape(len(items), 2)
+        nums = np.array([v[0] for _, v in items], dtype=object)
+    return keys, nums
 
 
 def exact_payoff_entries(
@@ -180,13 +191,7 @@ def exact_payoff_entries(
     from .expectimax import _grouped
 
     grouped = _grouped(game)
-    if grouped.keys is not None and grouped.values is not None:
-        keys = grouped.keys[:, :2].astype(np.int64)
-        nums = np.array(grouped.values[:, 0].tolist(), dtype=object)
-    else:
-        items = list(grouped.sums.items())
-        keys = np.array([k for k, _ in items], dtype=np.int64).reshape(len(items), 2)
-        nums = np.array([v[0] for _, v in items], dtype=object)
+    keys, nums = _player0_sums(grouped)
     width = game.num_sequences(1)
     code = keys[:, 0] * width + keys[:, 1]
     order = np.argsort(code)
