@@ -81,6 +81,7 @@ from .endgame import (
     Endgame,
     Prior,
     Progress,
+    Reductions,
     UnknownLastPlay,
     UnknownOlderCard,
     Utility,
@@ -459,6 +460,35 @@ def _per_action(
     return out
 
 
+def _pooled_pimc(eg: Endgame, info: Infoset | None) -> tuple[Fraction, list[Fraction] | None]:
+    """The determinized value (player 0's utility) of a pooled build, and per action of
+    ``info`` (whose nodes are root outcomes) the deal-weighted average of the action's
+    value, from the deals' own values (:attr:`~loveformal.solver.endgame.Endgame.determinized`:
+    a root outcome of the pooled game holds several deals, which the determinized player
+    tells apart)."""
+    assert eg.determinized is not None and eg.groups is not None
+    total = sum((d.weight for d in eg.deals), Fraction(0))
+    value = sum(
+        (d.weight * v for d, (v, _) in zip(eg.deals, eg.determinized, strict=True)), Fraction(0)
+    )
+    if info is None:
+        return value / total, None
+    game = eg.game
+    nodes = set(info.nodes)
+    acc = dict.fromkeys(info.actions, Fraction(0))
+    reach = Fraction(0)
+    for e, members in zip(game.edges(0), eg.groups, strict=True):
+        if int(game.edge_child[e]) not in nodes:
+            continue
+        for i in members:
+            w = eg.deals[i].weight
+            reach += w
+            per = eg.determinized[i][1]
+            for label in info.actions:
+                acc[label] += w * per[label]
+    return value / total, [acc[label] / reach for label in info.actions]
+
+
 def _model_policy(
     eg: Endgame, player: int, model: OpponentModel | ObservationModel
 ) -> dict[Hashable, dict[Hashable, Fraction]]:
@@ -649,7 +679,7 @@ def solve_position(
     prior: Prior | None = None,
     pimc: bool = True,
     progress: Progress | None = None,
-    reduce: bool = False,
+    reduce: bool | Reductions = False,
     lp_progress: StepProgress | None = None,
     older: Card | None = None,
     knew: Card | None = None,
@@ -660,11 +690,13 @@ def solve_position(
     Two players without ``opponents``: equilibrium (LP + exact certificate), on the full tree
     (its strategies cover every information set), or with ``reduce=True`` (what ``loveformal
     solve`` does) on the reduced game of :mod:`loveformal.solver.levels` — dominated actions,
-    forced moves and choice-free subtrees left out: the same value and the same actions,
-    and its equilibrium extends to one of the full tree
-    (:func:`~loveformal.solver.endgame.extend_strategy`). Otherwise an exact best response
-    against ``opponents`` (default ``"random"`` with three or more players), always on the
-    full tree. Raises
+    forced moves and choice-free subtrees left out, and the deals that differ only in their
+    set-aside card one root outcome: the same value and the same actions, and its
+    equilibrium extends to one of the full tree
+    (:func:`~loveformal.solver.endgame.extend_strategy`); a
+    :class:`~loveformal.solver.endgame.Reductions` chooses the reductions. Otherwise an
+    exact best response against ``opponents`` (default ``"random"`` with three or more
+    players), always on the full tree. Raises
     :class:`~loveformal.errors.MalformedInput` for a position that cannot be solved and
     :class:`~loveformal.solver.endgame.EndgameTooLarge` above ``max_nodes`` histories.
     ``progress`` hears of the build, ``lp_progress`` of each restricted LP of the equilibrium
@@ -711,7 +743,7 @@ def _solve_position(
     prior: Prior | None,
     pimc: bool,
     progress: Progress | None,
-    reduce: bool,
+    reduce: bool | Reductions,
     lp_progress: StepProgress | None,
     older: Card | None,
     knew: Card | None,
@@ -743,12 +775,13 @@ def _solve_position(
         progress=progress,
         reduce=equilibrium and reduce,
         knower=None if equilibrium else seat,
+        determinize=equilibrium and pimc,
     )
     game = eg.game
     seconds = {"build": eg.build_seconds}
     gs = game.sizes()
     sizes = EndgameSizes(
-        gs.deals, gs.nodes, gs.terminals, gs.infosets, gs.sequences, eg.full_histories
+        len(eg.deals), gs.nodes, gs.terminals, gs.infosets, gs.sequences, eg.full_histories
     )
     notes: list[str] = list(model_notes)
     older_unknown = False
@@ -892,6 +925,13 @@ def _solve_position(
             f"{eg.dominated:,} dominated actions, forced moves, choice-free subtrees; same "
             "value, and its equilibrium is one of the full game)"
         )
+    if eg.groups is not None and len(eg.groups) < len(eg.deals):
+        notes.append(
+            f"the {len(eg.deals):,} deals are {len(eg.groups):,} root outcomes: deals that "
+            "differ only in which card of the set-aside card and the unseen pile is set aside "
+            "are one, whose draws come from those cards together (nobody sees the set-aside "
+            "card before it is drawn, so this is the same game)"
+        )
     if info is not None:
         notes.append(
             f"the game value averages over every hand {seat_name(seat)} could hold (its own "
@@ -1027,7 +1067,13 @@ def _equilibrium(
     value = bracket[0] if bracket[0] == bracket[1] else None
     pimc_value: Fraction | None = None
     piv: dict[int, Fraction] | None = None
-    if with_pimc:
+    pim: list[Fraction] | None = None
+    if with_pimc and eg.determinized is not None:
+        t = time.perf_counter()
+        value0, pim = _pooled_pimc(eg, info)
+        pimc_value = sign * value0
+        seconds["pimc"] = eg.determinized_seconds + time.perf_counter() - t
+    elif with_pimc:
         t = time.perf_counter()
         wanted = [0]
         if info is not None:  # the children of the seat's root decisions (per action)
@@ -1052,7 +1098,8 @@ def _equilibrium(
         win_per = _per_action(game, info, wins, root_p)
         reach = sum((root_p[h] for h in info.nodes), Fraction(0))
         cf = response.action_values[info.key]
-        pim = _per_action(game, info, piv, root_p) if piv is not None else None
+        if piv is not None:
+            pim = _per_action(game, info, piv, root_p)
         eq = played[info.key]
         for a, label in enumerate(info.actions):
             actions.append(

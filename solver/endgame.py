@@ -290,13 +290,19 @@ class Deal:
     per root: reading it off the orders of turns takes a replay); when it does not match
     :attr:`bottom`, :func:`deal_state` reads it off the root."""
 
-    def label(self) -> str:
+    def label(self, pooled: bool = False) -> str:
+        """The deal in words; ``pooled``: the set-aside card and the pile's unseen part as
+        one pool (:func:`pool_deals`), ``aside+pile:``."""
         parts = [
             f"{seat_name(i)}:{','.join(c.title for c in h)}" for i, h in enumerate(self.hands) if h
         ]
-        if self.set_aside is not None:
-            parts.append(f"aside:{self.set_aside.title}")
-        parts.append("pile:" + (",".join(c.title for c in self.pile) or "-"))
+        if pooled and self.set_aside is not None:
+            pool = sort_cards((*self.pile, self.set_aside))
+            parts.append("aside+pile:" + ",".join(c.title for c in pool))
+        else:
+            if self.set_aside is not None:
+                parts.append(f"aside:{self.set_aside.title}")
+            parts.append("pile:" + (",".join(c.title for c in self.pile) or "-"))
         if self.bottom:
             parts.append("bottom:" + ",".join(c.title for c in self.bottom))
         for e in self.seen:
@@ -1360,6 +1366,46 @@ def _prior_weight(prior: Prior, state: State, deal: Deal) -> Fraction:
     return exact_number(w, f"{where}: weight")
 
 
+def pool_deals(deals: Sequence[Deal]) -> list[list[int]] | None:
+    """The deals grouped by their *pool* — the set-aside card and the pile's unseen part as
+    one multiset — when each group's weights are in proportion to the copies of its set-aside
+    cards in the pool (the uniform weights always are); None otherwise (a prior can weigh
+    the set-aside card apart).
+
+    A group is one root outcome of the reduced game, with the sum of its weights, whose draws
+    come from the pool (:attr:`_TreeWalker.pool_aside`): each card of the pool is drawn with
+    probability its copies over the pool's size, and whatever is left when the pile's count
+    runs out is the set-aside card. That is the same game. Nobody sees the set-aside card
+    until a seat must draw it from an empty pile (then the pool holds it alone), and no rule
+    reads it before: moves, observations and outcomes are those of any deal of the group.
+    With the set-aside card ``a`` of a pool of ``m`` cards drawn with probability
+    ``n(a)/m`` (the proportion), the next card drawn is ``c`` with probability
+    ``Σ_a n(a)/m · (n(c) − [a = c])/(m − 1) = n(c)/m``, and so on down the pile: every
+    sequence of draws, and so every history, has the same probability in both games, and
+    the information sets are the same sets of them. Deals without a set-aside card or
+    without unseen pile cards are groups of one."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i, d in enumerate(deals):
+        if d.set_aside is None or not d.pile:
+            key: tuple[object, ...] = (i,)
+        else:
+            key = (d.hands, sort_cards((*d.pile, d.set_aside)), d.bottom, d.seen, d.returners)
+        groups.setdefault(key, []).append(i)
+    for members in groups.values():
+        first = deals[members[0]]
+        if first.set_aside is None or not first.pile:
+            continue
+        copies = Counter((*first.pile, first.set_aside))
+        size = sum(copies.values())
+        weight = sum((deals[i].weight for i in members), Fraction(0))
+        for i in members:
+            aside = deals[i].set_aside
+            assert aside is not None
+            if deals[i].weight * size != weight * copies[aside]:
+                return None
+    return list(groups.values())
+
+
 def deal_state(state: State, deal: Deal) -> State:
     """``state`` with the deal's hands, set-aside card and pile; its log holds, with a
     returned tail, the Chancellor returns that put the deal's tail there, each seen by its
@@ -1722,6 +1768,9 @@ class Reductions:
     """Forced moves (one action left) and one-outcome chance nodes make no node."""
     collapse: bool = True
     """A subtree where nobody has a choice becomes one terminal (exact expectation)."""
+    pool_aside: bool = True
+    """Deals that differ only in which card of their pool is set aside are one root outcome,
+    and the draws are made from the pool (:func:`pool_deals`)."""
 
 
 @dataclass(frozen=True)
@@ -1732,7 +1781,8 @@ class Endgame:
     root: State
     """The position (with its log)."""
     deals: tuple[Deal, ...]
-    """The root chance outcomes, in edge order."""
+    """The root deals; the root chance outcomes in edge order, except in a pooled build
+    (:attr:`groups`)."""
     utility: Utility
     merge_dead_guesses: bool
     build_seconds: float
@@ -1754,6 +1804,14 @@ class Endgame:
     """Reduced builds: actions dropped by dominance (summed over information sets)."""
     knower: int | None = None
     """The seat whose knowledge alone restricts the deals (None: every seat's)."""
+    groups: tuple[tuple[int, ...], ...] | None = None
+    """A pooled reduced build (:attr:`Reductions.pool_aside`): the indices of the deals of
+    each root outcome, in edge order (None: one root outcome per deal)."""
+    determinized: tuple[tuple[Fraction, Mapping[Hashable, Fraction]], ...] | None = None
+    """A pooled build asked to ``determinize``: per deal, its perfect-information minimax
+    value and its root actions' (:func:`~loveformal.solver.pimc.pooled_minimax`)."""
+    determinized_seconds: float = 0.0
+    """The time :attr:`determinized` took (not in :attr:`build_seconds`)."""
 
 
 def extend_strategy(
@@ -1957,7 +2015,10 @@ def _public_view(state: State, seat: int) -> tuple[tuple[object, ...], tuple[obj
 
 
 _new_state = tuple.__new__
+_POOLED = "pooled"
+"""Marks a pooled memo key (:attr:`_TreeWalker.pool_aside`) in place of the set-aside card."""
 assert State._fields[0] == "rules" and State._fields[-1] == "log"
+assert State._fields[3:5] == ("pile", "set_aside")
 
 
 class _TreeWalker:
@@ -2003,13 +2064,22 @@ class _TreeWalker:
         kept alive here) split into labels and probabilities, shared by identity too."""
         self.max_states: int | None = None
         """Refuse (:meth:`too_many_states`) on making more engine states than this."""
+        self.pool_aside = False
+        """Key states on their *pool* (the set-aside card and the pile's unseen part as one
+        multiset) and draw from the pool: see :func:`pool_deals`. Set by the reduced build."""
+        self.pools: dict[tuple[tuple[Card, ...], Card], tuple[Card, ...]] = {}
 
     # -- memoised engine nodes
 
     def entry(self, state: State) -> _Entry:
         # Memoised on the state without its ruleset (the first field, the root's in every
         # state of the endgame: hashing it is a Python call) and its log (the last).
-        key = state[1:-1]
+        key: tuple[object, ...] = state[1:-1]
+        if self.pool_aside and state[4] is not None and state[3][1]:
+            # Pooled: the set-aside card and the pile's unseen part as one multiset.
+            top, unseen, bottom = state[3]
+            pool = self.pool(unseen, state[4])
+            key = (state[1], state[2], (top, pool, bottom), _POOLED, *state[5:-1])
         found = self.memo.get(key)
         if found is not None:
             return found
@@ -2032,7 +2102,14 @@ class _TreeWalker:
         else:
             if phase in CHANCE_PHASES:
                 e.kind = CHANCE
-                outs = chance_outcomes(bare)
+                top, unseen, bottom = bare.pile
+                pooled = self.pool_aside and bare.set_aside is not None and unseen and not top
+                if pooled:
+                    assert bare.set_aside is not None
+                    pool = self.pool(unseen, bare.set_aside)
+                    outs = chance_outcomes(bare._replace(pile=DrawPile((), pool, bottom)))
+                else:
+                    outs = chance_outcomes(bare)
                 split = self.outcomes.get(id(outs))
                 if split is None or split[0] is not outs:
                     split = (outs, tuple(o for o, _ in outs), tuple(p for _, p in outs))
@@ -2049,12 +2126,34 @@ class _TreeWalker:
                     pid = self.pub_ids[view] = len(self.pub_views)
                     self.pub_views.append(view)
                 e.pub = pid
-            kids = [apply(bare, cast(Action, a)) for a in e.labels]  # labels are engine actions
+            if e.kind == CHANCE and pooled:
+                kids = [apply(self.holding(bare, d.card), d) for d in cast(Any, e.labels)]
+            else:  # labels are engine actions
+                kids = [apply(bare, cast(Action, a)) for a in e.labels]
             e.events = tuple(k.log for k in kids)
             e.chunks = tuple(self.chunks_of(evs) for evs in e.events)
             e.children = tuple(self.entry(k) for k in kids)
         self.memo[key] = e
         return e
+
+    def pool(self, unseen: tuple[Card, ...], aside: Card) -> tuple[Card, ...]:
+        """The pool: ``unseen`` (sorted) with ``aside`` in its place."""
+        found = self.pools.get((unseen, aside))
+        if found is None:
+            found = self.pools[(unseen, aside)] = sort_cards((*unseen, aside))
+        return found
+
+    @staticmethod
+    def holding(state: State, card: Card) -> State:
+        """``state``, or with its set-aside card swapped for a card of the pile's unseen part
+        if ``card`` is not in that part: a state of the same pool whose pile holds ``card``
+        (drawing it then leaves some other card of the pool set aside)."""
+        top, unseen, bottom = state.pile
+        if card in unseen:
+            return state
+        assert state.set_aside is card and unseen
+        rest = sort_cards((*unseen[1:], card))
+        return state._replace(pile=DrawPile(top, rest, bottom), set_aside=unseen[0])
 
     def count(self, e: _Entry) -> int:
         """Histories below (and including) ``e``: the same on every path to it."""
@@ -2280,6 +2379,7 @@ def build_endgame(
     share: bool = False,
     reduce: bool | Reductions = False,
     knower: int | None = None,
+    determinize: bool = False,
 ) -> Endgame:
     """Build the endgame of ``state`` (see the module docstring).
 
@@ -2305,6 +2405,10 @@ def build_endgame(
     above :data:`ESTIMATE_SLACK` times the full tree's :func:`state_cap`; then the rest,
     refused past ``state_cap(max_nodes, reduced=True)`` states, a cap checked as each state
     is made. Then ``max_nodes`` bounds the reduced game's histories while it is built.
+    With :attr:`Reductions.pool_aside` the deals that differ only in their set-aside card
+    are one root outcome (:func:`pool_deals`; :attr:`Endgame.groups`), and ``determinize``
+    computes each deal's perfect-information minimax value on the engine's nodes
+    (:attr:`Endgame.determinized`), which the pooled game's tree cannot give.
     """
     if utility not in UTILITIES:
         raise MalformedInput(f"unknown utility {utility!r} (expected one of {UTILITIES})")
@@ -2319,6 +2423,7 @@ def build_endgame(
     gc_was_enabled = gc.isenabled()
     gc.disable()
     extra: dict[str, object] = {}
+    pooled: _Pooled | None = None
     try:
         if share:
             walker = _Walker(state, utility, merge_dead_guesses, max_nodes, state.players, share)
@@ -2326,8 +2431,16 @@ def build_endgame(
             shared = walker.hits
         elif reductions is not None:
             walker = _TreeWalker(state, utility, merge_dead_guesses, max_nodes, state.players)
-            built = _build_reduced(
-                walker, state, deals, total, max_nodes, progress, reductions, sample_deals
+            built, pooled = _build_reduced(
+                walker,
+                state,
+                deals,
+                total,
+                max_nodes,
+                progress,
+                reductions,
+                sample_deals,
+                determinize,
             )
             game = built.game
             shared = 0
@@ -2350,7 +2463,7 @@ def build_endgame(
         deals=tuple(deals),
         utility=utility,
         merge_dead_guesses=merge_dead_guesses,
-        build_seconds=time.perf_counter() - start,
+        build_seconds=time.perf_counter() - start - (0.0 if pooled is None else pooled.seconds),
         representatives=walker.reps,
         knower=knower,
         shared=shared,
@@ -2358,7 +2471,16 @@ def build_endgame(
         full_histories=cast(int, extra.get("full_histories", game.num_nodes)),
         forced=cast(Mapping[tuple[int, Hashable], Hashable], extra.get("forced", {})),
         dominated=cast(int, extra.get("dominated", 0)),
+        groups=None if pooled is None else pooled.groups,
+        determinized=None if pooled is None else pooled.determinized,
+        determinized_seconds=0.0 if pooled is None else pooled.seconds,
     )
+
+
+class _Pooled(NamedTuple):
+    groups: tuple[tuple[int, ...], ...]
+    determinized: tuple[tuple[Fraction, Mapping[Hashable, Fraction]], ...] | None
+    seconds: float
 
 
 def _sample_indices(deals: int, samples: int) -> list[int]:
@@ -2376,51 +2498,84 @@ def _build_reduced(
     progress: Progress | None,
     reductions: Reductions,
     sample_deals: int,
-) -> LevelBuild:
+    determinize: bool = False,
+) -> tuple[LevelBuild, _Pooled | None]:
     from .levels import build_levels
 
     cap = walker.max_states = state_cap(max_nodes, reduced=True)
-    # The estimate: evenly spread sample deals first (see ESTIMATE_SLACK).
+    groups = pool_deals(deals) if reductions.pool_aside else None
+    walker.pool_aside = groups is not None
+    if groups is None:
+        groups = [[i] for i in range(len(deals))]
+    # The estimate: evenly spread sample groups first (see ESTIMATE_SLACK).
     refuse_above = ESTIMATE_SLACK * state_cap(max_nodes)
-    sample = _sample_indices(len(deals), sample_deals)
+    sample = _sample_indices(len(groups), sample_deals)
     found: dict[int, _Entry] = {}
-    for done, i in enumerate(sample, 1):
-        found[i] = walker.entry(deal_state(state, deals[i]))
-        estimate = len(walker.memo) * len(deals) / done
+    for done, g in enumerate(sample, 1):
+        found[g] = walker.entry(deal_state(state, deals[groups[g][0]]))
+        estimate = len(walker.memo) * len(groups) / done
         if estimate > refuse_above:
             raise EndgameTooLarge(
                 f"the endgame is estimated at {estimate:,.0f} distinct positions to expand "
-                f"({len(deals):,} deals × about {len(walker.memo) / done:,.0f} each, from "
+                f"({len(groups):,} deals × about {len(walker.memo) / done:,.0f} each, from "
                 f"{done} sample deal{'s' if done > 1 else ''}); the reduced build expands at "
                 f"most {cap:,} for --max-nodes = {max_nodes:,}. Raise --max-nodes or solve a "
                 "later position"
             )
     entries = []
     root_logs = []
-    for i, d in enumerate(deals):
-        e = found.get(i)
-        root = deal_state(state, d)
+    dealt = 0
+    for g, members in enumerate(groups):
+        e = found.get(g)
+        root = deal_state(state, deals[members[0]])
         entries.append(e if e is not None else walker.entry(root))
         root_logs.append(root.log)
+        dealt += len(members)
         if progress is not None:
-            progress(i + 1, len(deals), 0)  # the engine's expansion: no histories yet
+            progress(dealt, len(deals), 0)  # the engine's expansion: no histories yet
     walker.max_states = None
 
     def level_progress(histories: int) -> None:
         if progress is not None:
             progress(len(deals), len(deals), histories)
 
-    return build_levels(
+    pooled = walker.pool_aside
+
+    def is_pooled(e: _Entry) -> bool:
+        """Whether ``e`` stands for several states, one per card of its pool set aside."""
+        return pooled and e.state.set_aside is not None and bool(e.state.pile.unseen)
+
+    # Per root outcome, each deal's own set-aside card where its node is pooled.
+    asides = [
+        [deals[i].set_aside if is_pooled(e) else None for i in m]
+        for e, m in zip(entries, groups, strict=True)
+    ]
+    built = build_levels(
         walker,
         entries,
-        tuple(d.label() for d in deals),
-        tuple(d.weight / total for d in deals),
+        tuple(deals[m[0]].label(pooled and len(m) > 1) for m in groups),
+        tuple(sum((deals[i].weight for i in m), Fraction(0)) / total for m in groups),
         reductions,
         max_nodes,
         walker.too_large,
         level_progress,
         root_logs,
+        asides if pooled else None,
     )
+    if not pooled:
+        return built, None
+    values, seconds = None, 0.0
+    if determinize:
+        from .pimc import PoolDeal, pooled_minimax
+
+        at = [PoolDeal(e, a) for e, cards in zip(entries, asides, strict=True) for a in cards]
+        at_deal = [i for m in groups for i in m]
+        t = time.perf_counter()
+        got = pooled_minimax(at, is_pooled)
+        by_deal = dict(zip(at_deal, got, strict=True))
+        values = tuple(by_deal[i] for i in range(len(deals)))
+        seconds = time.perf_counter() - t
+    return built, _Pooled(tuple(tuple(m) for m in groups), values, seconds)
 
 
 def _build_tree(

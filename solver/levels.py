@@ -36,6 +36,12 @@ once, for all of its histories, before expanding them. Three reductions
   becomes one terminal carrying its exact expected utilities (and its expected round-win
   indicators, for the win probabilities).
 
+A fourth, :attr:`~loveformal.solver.endgame.Reductions.pool_aside`, is made before this
+module: the deals that differ only in their set-aside card are one root outcome, drawing from
+the set-aside card and the pile together (:func:`~loveformal.solver.endgame.pool_deals` has
+the proof), so the engine's nodes arrive here pooled; only the full tree's size
+(:func:`_full_histories`) tells the deals apart.
+
 The public-card dead-guess merge (:func:`~loveformal.solver.endgame.decision_actions`) is
 applied as before. Merging guesses that are dead only by the *guesser's* private knowledge (it
 holds the last copy) is **not** value-preserving — the guess is public, so it can bluff — and
@@ -50,6 +56,7 @@ infosets are numbered by their first node.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -153,7 +160,7 @@ class _Dag:
         n = len(entries)
         kind, nlab, start, child = self.kind, self.nlab, self.start, self.child
         height = _heights(nlab, start, child)
-        levels = _by_height(height)
+        levels = self.levels = _by_height(height)
         # Free subtrees (nobody has a choice below), level by level: a terminal; a chance node
         # whose outcomes are all free; a decision with one action whose child is free.
         free = np.zeros(n, dtype=bool)
@@ -232,6 +239,48 @@ class _Dag:
                 self.dom_id[i] = interned.setdefault(d, len(interned))
         self.dom_masks: list[tuple[int, ...]] = list(interned)
         self.has_dom = self.dom_id >= 0
+
+
+def _full_histories(
+    dag: _Dag, walker: _TreeWalker, entries: Sequence[_Entry], asides: Sequence[Sequence[object]]
+) -> int:
+    """The histories of the full tree, one root outcome per deal, when the engine's nodes are
+    pooled (:attr:`~loveformal.solver.endgame._TreeWalker.pool_aside`): ``asides[g]`` lists
+    the set-aside card of each deal of root outcome ``g`` (``entries[g]``). Below a pooled
+    draw a deal whose set-aside card is ``a`` cannot draw the pool's last copy of ``a``, so
+    each such card's count leaves those edges out, bottom-up in numpy."""
+    nlab, start, child = dag.nlab, dag.start, dag.child
+    n_edges = int(child.shape[0])
+    drawn = np.full(n_edges, -1, dtype=np.int64)  # the card (index) a pooled draw takes
+    last = np.zeros(n_edges, dtype=bool)  # ... when it is the pool's last copy of it
+    for e in dag.entries:
+        st = e.state
+        if e.kind != CHANCE or st.set_aside is None or not st.pile.unseen or st.pile.top:
+            continue
+        pool = Counter(st.pile.unseen)
+        pool[st.set_aside] += 1
+        at = int(start[e.index])
+        for j, label in enumerate(e.labels):
+            card = label.card  # type: ignore[attr-defined]  # a Draw
+            drawn[at + j] = card.index
+            last[at + j] = pool[card] == 1
+    sizes: dict[object, I64] = {}
+
+    def size_of(aside: object) -> I64:
+        found = sizes.get(aside)
+        if found is None:
+            keep = ~((drawn == aside.index) & last)  # type: ignore[attr-defined]
+            found = sizes[aside] = np.ones(len(dag.entries), dtype=np.int64)
+            for nodes in dag.levels[1:]:
+                edges, seg = _edges_of(nodes, nlab, start)
+                found[nodes] = 1 + np.add.reduceat(found[child[edges]] * keep[edges], seg)
+        return found
+
+    full = 1
+    for e, cards in zip(entries, asides, strict=True):
+        for aside in cards:
+            full += walker.count(e) if aside is None else int(size_of(aside)[e.index])
+    return full
 
 
 class _Ranks:
@@ -546,17 +595,23 @@ def build_levels(
     too_large: Callable[[], Exception],
     progress: Callable[[int], None] | None = None,
     root_logs: Sequence[tuple[Event, ...]] = (),
+    deal_asides: Sequence[Sequence[object]] | None = None,
 ) -> LevelBuild:
     """Build the reduced game below a root chance node over ``deal_entries`` (see the module
     docstring). ``walker`` must already hold every engine node below the deals.
     ``root_logs`` (empty, or one per deal) are the deals' own logs
     (:func:`~loveformal.solver.endgame.deal_state`: a Chancellor's returns), which begin the
-    seats' seen events."""
+    seats' seen events. ``deal_asides``: for pooled engine nodes, the set-aside card of each
+    deal of each root outcome (None for a deal whose node is not pooled), which the full
+    tree's size counts apart."""
     players = walker.players
     if players != 2:
         raise ValueError("the reduced builder is for two-player zero-sum endgames")
     dag = _Dag(walker, players)
-    full = 1 + sum(walker.count(e) for e in deal_entries)
+    if deal_asides is None:
+        full = 1 + sum(walker.count(e) for e in deal_entries)
+    else:
+        full = _full_histories(dag, walker, deal_entries, deal_asides)
     n_pub = max(1, len(walker.pub_views))
     # Interned event sequences: per seat what it saw (shared id space), and everything.
     seen_parent = _Grow(-1)

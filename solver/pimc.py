@@ -18,21 +18,31 @@ about a seventh of the cost on the benchmark endgames.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from loveformal.actions import Draw
+from loveformal.cards import Card
+
 from .efg import CHANCE, TERMINAL, Game
+
+if TYPE_CHECKING:
+    from .endgame import _Entry
 
 __all__ = [
     "Determinized",
+    "PoolDeal",
     "determinized_value",
     "float_minimax_values",
     "minimax_values",
     "perfect_information_values",
+    "pooled_minimax",
 ]
 
 
@@ -196,3 +206,97 @@ def determinized_value(game: Game) -> Determinized:
         assert p is not None
         deals.append((game.edge_label[e], p, values[int(game.edge_child[e])]))
     return Determinized(value=values[0], deals=tuple(deals))
+
+
+class PoolDeal(NamedTuple):
+    """What :func:`pooled_minimax` needs of one root deal of a pooled build."""
+
+    entry: _Entry
+    """The deal's engine node (its group's: the set-aside card pooled with the pile)."""
+    aside: Card | None
+    """The deal's own set-aside card, None when its node is not pooled."""
+
+
+def pooled_minimax(
+    deals: Sequence[PoolDeal], pooled: Callable[[_Entry], bool]
+) -> list[tuple[Fraction, dict[Hashable, Fraction]]]:
+    """Per deal: its perfect-information minimax value (player 0's utility) and, when its
+    node is a decision, each action's (the child's value), computed on the engine's memoised
+    nodes of a build whose deals share nodes by pool
+    (:attr:`~loveformal.solver.endgame.Reductions.pool_aside`).
+
+    The determinized player knows the deal, set-aside card included, so the values are
+    those of the deal's own game: at a ``pooled`` node (one whose set-aside card and unseen
+    pile cards are one pool of ``m`` cards) a draw takes card ``c`` with probability
+    ``(n(c) − [c = a]) / (m − 1)`` given the deal's set-aside card ``a`` — the pile is the
+    pool without ``a`` — and leads to the pooled child, where ``a`` is still set aside. The
+    pooled game's own tree cannot say this (its histories do not know ``a``), hence this pass
+    over the nodes, keyed on (node, set-aside card). As :func:`minimax_values`: floats
+    first, then exact values only where a choice can depend on them. Every action of the
+    engine's nodes counts (no dominance), which is what the reduced game's minimax is too.
+    """
+    floats: dict[tuple[int, Card | None], float] = {}
+
+    def draws(e: _Entry, a: Card | None) -> list[tuple[Fraction, _Entry]]:
+        assert e.probs is not None
+        if a is None or not pooled(e) or e.state.pile.top:
+            return list(zip(e.probs, e.children, strict=True))
+        pool = Counter((*e.state.pile.unseen, e.state.set_aside))
+        m = sum(pool.values())
+        out = []
+        for label, child in zip(e.labels, e.children, strict=True):
+            card = cast(Draw, label).card
+            n = pool[card] - (card is a)
+            if n:
+                out.append((Fraction(n, m - 1), child))
+        return out
+
+    def key(e: _Entry, a: Card | None) -> tuple[int, Card | None]:
+        return (id(e), a if a is not None and pooled(e) else None)
+
+    def fval(e: _Entry, a: Card | None) -> float:
+        k = key(e, a)
+        found = floats.get(k)
+        if found is not None:
+            return found
+        a = k[1]
+        if e.kind == TERMINAL:
+            assert e.exact is not None
+            v = float(e.exact[0])
+        elif e.kind == CHANCE:
+            v = sum(float(p) * fval(c, a) for p, c in draws(e, a))
+        else:
+            kids = [fval(c, a) for c in e.children]
+            v = max(kids) if e.player == 0 else min(kids)
+        floats[k] = v
+        return v
+
+    exacts: dict[tuple[int, Card | None], Fraction] = {}
+
+    def xval(e: _Entry, a: Card | None) -> Fraction:
+        k = key(e, a)
+        found = exacts.get(k)
+        if found is not None:
+            return found
+        a = k[1]
+        if e.kind == TERMINAL:
+            assert e.exact is not None
+            v = e.exact[0]
+        elif e.kind == CHANCE:
+            v = sum((p * xval(c, a) for p, c in draws(e, a)), Fraction(0))
+        else:
+            best = fval(e, a)
+            tolerance = TOLERANCE * max(1.0, abs(best))
+            near = [xval(c, a) for c in e.children if abs(fval(c, a) - best) <= tolerance]
+            v = max(near) if e.player == 0 else min(near)
+        exacts[k] = v
+        return v
+
+    out: list[tuple[Fraction, dict[Hashable, Fraction]]] = []
+    for d in deals:
+        e = d.entry
+        per: dict[Hashable, Fraction] = {}
+        if e.kind != TERMINAL and e.kind != CHANCE:
+            per = {label: xval(c, d.aside) for label, c in zip(e.labels, e.children, strict=True)}
+        out.append((xval(e, d.aside), per))
+    return out

@@ -58,6 +58,7 @@ from loveformal.solver.analysis import solve_position
 from loveformal.solver.endgame import (
     Deal,
     EndgameTooLarge,
+    Reductions,
     actual_deal,
     build_endgame,
     deal_state,
@@ -590,17 +591,19 @@ def test_reduced_cap_admits_a_game_with_few_histories_per_position(
 ) -> None:
     """A reduced game can have fewer than 8 histories per distinct position (dominated
     branches are left out): classic, 3 cards left, the benchmark's seed 3007 has 34,057
-    reduced histories over 5,642 positions. At ``max_nodes`` equal to its size it builds;
-    the full tree's cap (one position per 8 histories, 4,257 here) refused it, as it
+    reduced histories over 5,642 positions when the set-aside card is not pooled with the
+    pile (as with a prior that weighs it apart). At ``max_nodes`` equal to its size it
+    builds; the full tree's cap (one position per 8 histories, 4,257 here) refused it, as it
     refused classic k = 5 seed 5008 (2,998,317 histories) at the default."""
     monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 1_000)
     state = endgame("classic", 3, 3007)
-    size = build_endgame(state, reduce=True).game.num_nodes
+    unpooled = Reductions(pool_aside=False)
+    size = build_endgame(state, reduce=unpooled).game.num_nodes
     assert size == 34_057
-    assert build_endgame(state, reduce=True, max_nodes=size).game.num_nodes == size
+    assert build_endgame(state, reduce=unpooled, max_nodes=size).game.num_nodes == size
     monkeypatch.setattr(endgame_module, "REDUCED_STATES_PER_NODE", 8)  # the old cap
     with pytest.raises(EndgameTooLarge, match="more than 4,257 distinct positions to expand"):
-        build_endgame(state, reduce=True, max_nodes=size, sample_deals=0)
+        build_endgame(state, reduce=unpooled, max_nodes=size, sample_deals=0)
 
 
 def test_full_tree_estimate_is_checked_after_each_sample_deal() -> None:

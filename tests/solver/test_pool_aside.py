@@ -1,0 +1,139 @@
+"""The set-aside card pooled with the pile (``Reductions.pool_aside``, ``endgame.pool_deals``).
+
+The reduced build makes the deals that differ only in which card of their pool (the set-aside
+card and the pile's unseen cards) is set aside one root outcome, whose draws come from the
+pool. That is the same game (the proof is in ``pool_deals``' docstring); these tests check
+that it solves to the same exact value, with the same determinized (PIMC) figures and the same
+full-tree size, as the build with one root outcome per deal; that a prior which weighs the
+set-aside card apart is never pooled (planted: pooled anyway, the value changes); and that the
+determinized value needs the deals' own set-aside cards (the pooled tree's own minimax differs).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from fractions import Fraction
+
+import pytest
+
+from loveformal.cards import Card, sort_cards
+from loveformal.solver import endgame as endgame_module
+from loveformal.solver.analysis import EndgameResult, solve_position
+from loveformal.solver.endgame import (
+    Deal,
+    Reductions,
+    build_endgame,
+    enumerate_deals,
+    pool_deals,
+)
+from loveformal.solver.pimc import minimax_values
+from loveformal.state import State
+
+from .test_fast_build import bench_position
+
+UNPOOLED = Reductions(pool_aside=False)
+
+CASES = [
+    ("classic", 1, 0),
+    ("classic", 1, 10),
+    ("classic", 2, 0),
+    ("classic", 2, 3),
+    ("classic", 3, 4),
+    ("classic", 3, 7),
+    ("z2019", 2, 2),
+    ("z2019", 2, 5),
+    ("z2019", 3, 11),
+]
+
+
+def figures(r: EndgameResult) -> tuple[object, ...]:
+    """What must not depend on pooling: the exact value and bracket, the determinized value
+    and each root action's, and the full tree's size."""
+    return (
+        r.value,
+        r.bracket,
+        r.exploitability,
+        r.pimc,
+        tuple((a.action, a.pimc) for a in r.actions),
+        r.sizes.deals,
+        r.sizes.full_histories,
+    )
+
+
+@pytest.mark.parametrize(("edition", "k", "index"), CASES)
+def test_pooled_build_solves_the_same_game(edition: str, k: int, index: int) -> None:
+    state = bench_position(edition, k, index)
+    pooled = solve_position(state, reduce=True)
+    apart = solve_position(state, reduce=UNPOOLED)
+    assert pooled.exploitability == 0 and pooled.value is not None
+    assert figures(pooled) == figures(apart)
+    # Not vacuous: the deals were pooled, and the full tree's size is the unpooled count.
+    eg = build_endgame(state, reduce=True, merge_dead_guesses=True)
+    assert eg.groups is not None and len(eg.groups) < len(eg.deals) == pooled.sizes.deals
+    full = build_endgame(state, merge_dead_guesses=True)
+    assert pooled.sizes.full_histories == full.game.num_nodes
+    assert any("root outcomes" in note for note in pooled.notes)
+
+
+def test_pool_deals_groups_in_proportion_to_the_copies() -> None:
+    state = bench_position("classic", 2, 3)
+    deals = enumerate_deals(state)
+    groups = pool_deals(deals)
+    assert groups is not None and len(groups) < len(deals)
+    assert sorted(i for m in groups for i in m) == list(range(len(deals)))
+    for members in groups:
+        first = deals[members[0]]
+        assert first.set_aside is not None
+        pool = sort_cards((*first.pile, first.set_aside))
+        copies = Counter(pool)
+        total = sum((deals[i].weight for i in members), Fraction(0))
+        assert {deals[i].set_aside for i in members} == set(copies)
+        for i in members:
+            d = deals[i]
+            assert d.set_aside is not None and d.hands == first.hands
+            assert sort_cards((*d.pile, d.set_aside)) == pool
+            assert d.weight / total == Fraction(copies[d.set_aside], len(pool))
+
+
+def aside_prior(state: State, arrangements: int) -> int:
+    """Weighs deals with the Princess set aside three times as much (common knowledge)."""
+    return arrangements * (3 if state.set_aside is Card.PRINCESS else 1)
+
+
+def test_a_prior_that_weighs_the_set_aside_card_apart_is_not_pooled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = bench_position("classic", 2, 3)
+    deals = enumerate_deals(state, prior=aside_prior)
+    assert pool_deals(deals) is None
+    eg = build_endgame(state, reduce=True, merge_dead_guesses=True, prior=aside_prior)
+    assert eg.groups is None
+    right = solve_position(state, prior=aside_prior, pimc=False, reduce=True)
+    assert right.value == solve_position(state, prior=aside_prior, pimc=False).value  # full tree
+    assert right.value == Fraction(3679, 23040)
+
+    # Planted: pooled although the weights are not in proportion -> another game, another value.
+    def every_group(ds: Sequence[Deal]) -> list[list[int]]:
+        groups: dict[object, list[int]] = {}
+        for i, d in enumerate(ds):
+            key = (d.hands, sort_cards((*d.pile, d.set_aside))) if d.set_aside else (i,)
+            groups.setdefault(key, []).append(i)
+        return list(groups.values())
+
+    monkeypatch.setattr(endgame_module, "pool_deals", every_group)
+    wrong = solve_position(state, prior=aside_prior, pimc=False, reduce=True)
+    assert wrong.value is not None and wrong.value != right.value
+
+
+def test_the_determinized_value_needs_each_deals_set_aside_card() -> None:
+    """The determinized player knows the set-aside card; the pooled tree's own minimax does
+    not, and differs here (classic, 1 card left, seed 1000: −5/48 against −1/12)."""
+    state = bench_position("classic", 1, 0)
+    r = solve_position(state, reduce=True)
+    apart = solve_position(state, reduce=UNPOOLED)
+    assert r.pimc == apart.pimc == Fraction(-5, 48) * (1 if r.seat == 0 else -1)
+    eg = build_endgame(state, reduce=True, merge_dead_guesses=True)
+    assert eg.groups is not None and eg.determinized is None  # only when asked
+    sign = 1 if r.seat == 0 else -1
+    assert sign * minimax_values(eg.game)[0] == Fraction(-1, 12) * (1 if r.seat == 0 else -1)
