@@ -1396,6 +1396,10 @@ def pool_deals(deals: Sequence[Deal]) -> list[list[int]] | None:
         if first.set_aside is None or not first.pile:
             continue
         copies = Counter((*first.pile, first.set_aside))
+        if sorted(c.index for c in copies) != sorted(
+            cast(Card, deals[i].set_aside).index for i in members
+        ):
+            return None  # not one deal per card of the pool set aside
         size = sum(copies.values())
         weight = sum((deals[i].weight for i in members), Fraction(0))
         for i in members:
@@ -1778,6 +1782,8 @@ class Endgame:
     """A built endgame: the game and how it was made."""
 
     game: Game
+    """The game solved; in a pooled build one root outcome per group of deals
+    (:attr:`groups`)."""
     root: State
     """The position (with its log)."""
     deals: tuple[Deal, ...]
@@ -2517,8 +2523,10 @@ def _build_reduced(
         if estimate > refuse_above:
             raise EndgameTooLarge(
                 f"the endgame is estimated at {estimate:,.0f} distinct positions to expand "
-                f"({len(groups):,} deals × about {len(walker.memo) / done:,.0f} each, from "
-                f"{done} sample deal{'s' if done > 1 else ''}); the reduced build expands at "
+                f"({len(groups):,} {'root outcomes' if walker.pool_aside else 'deals'} × about "
+                f"{len(walker.memo) / done:,.0f} each, from {done} sample "
+                f"{'outcome' if walker.pool_aside else 'deal'}{'s' if done > 1 else ''}); the "
+                "reduced build expands at "
                 f"most {cap:,} for --max-nodes = {max_nodes:,}. Raise --max-nodes or solve a "
                 "later position"
             )

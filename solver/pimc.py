@@ -195,7 +195,13 @@ def minimax_values(game: Game, nodes: Iterable[int] = (0,)) -> dict[int, Fractio
 
 
 def determinized_value(game: Game) -> Determinized:
-    """Average over root deals of the perfect-information minimax value."""
+    """Average over root deals of the perfect-information minimax value.
+
+    The root outcomes of ``game`` are taken as the deals. In a pooled reduced build
+    (:attr:`~loveformal.solver.endgame.Endgame.groups`) they are not: a root outcome there
+    holds every deal of one pool, whose set-aside card the determinized player would know,
+    and the deals' own values are :attr:`~loveformal.solver.endgame.Endgame.determinized`
+    (what :func:`~loveformal.solver.analysis.solve_position` reports)."""
     root_children = game.edge_child[game.child_start[0] : game.child_start[1]]
     values = minimax_values(game, [0, *map(int, root_children)])
     if game.kind[0] != CHANCE:
@@ -235,38 +241,60 @@ def pooled_minimax(
     first, then exact values only where a choice can depend on them. Every action of the
     engine's nodes counts (no dominance), which is what the reduced game's minimax is too.
     """
+    # Per node (by identity): pooled or not; at a pooled draw from the unseen cards, the
+    # pool's size and per outcome (card, its copies in the pool, child); at another chance
+    # node its probabilities as floats.
+    Info = tuple[bool, int, list[tuple[Card, int, "_Entry"]] | None, list[float] | None]
+    infos: dict[int, Info] = {}
+    as_floats: dict[int, list[float]] = {}
+
+    def info(e: _Entry) -> Info:
+        got = infos.get(id(e))
+        if got is None:
+            is_pooled = pooled(e)
+            size, rows, probs = 0, None, None
+            if e.kind == CHANCE:
+                st = e.state
+                if is_pooled and not st.pile.top:
+                    pool = Counter((*st.pile.unseen, st.set_aside))
+                    size = sum(pool.values())
+                    cards = (cast(Draw, label).card for label in e.labels)
+                    rows = [(c, pool[c], kid) for c, kid in zip(cards, e.children, strict=True)]
+                else:
+                    assert e.probs is not None
+                    probs = as_floats.get(id(e.probs))
+                    if probs is None:
+                        probs = as_floats[id(e.probs)] = [float(p) for p in e.probs]
+            got = infos[id(e)] = (is_pooled, size, rows, probs)
+        return got
+
     floats: dict[tuple[int, Card | None], float] = {}
 
-    def draws(e: _Entry, a: Card | None) -> list[tuple[Fraction, _Entry]]:
-        assert e.probs is not None
-        if a is None or not pooled(e) or e.state.pile.top:
-            return list(zip(e.probs, e.children, strict=True))
-        pool = Counter((*e.state.pile.unseen, e.state.set_aside))
-        m = sum(pool.values())
-        out = []
-        for label, child in zip(e.labels, e.children, strict=True):
-            card = cast(Draw, label).card
-            n = pool[card] - (card is a)
-            if n:
-                out.append((Fraction(n, m - 1), child))
-        return out
-
-    def key(e: _Entry, a: Card | None) -> tuple[int, Card | None]:
-        return (id(e), a if a is not None and pooled(e) else None)
-
     def fval(e: _Entry, a: Card | None) -> float:
-        k = key(e, a)
-        found = floats.get(k)
+        asked = (id(e), a)
+        found = floats.get(asked)
         if found is not None:
             return found
-        a = k[1]
+        is_pooled, size, rows, probs = info(e)
+        if not is_pooled and a is not None:  # the value does not depend on ``a``
+            found = floats[asked] = fval(e, None)
+            return found
+        k = asked
         if e.kind == TERMINAL:
             assert e.exact is not None
             v = float(e.exact[0])
-        elif e.kind == CHANCE:
-            v = sum(float(p) * fval(c, a) for p, c in draws(e, a))
+        elif rows is not None:
+            total = 0.0
+            for card, n, kid in rows:
+                if card is a:
+                    n -= 1
+                if n:
+                    total += n * fval(kid, a)
+            v = total / (size - 1)
+        elif probs is not None:
+            v = sum(p * fval(kid, a) for p, kid in zip(probs, e.children, strict=True))
         else:
-            kids = [fval(c, a) for c in e.children]
+            kids = [fval(kid, a) for kid in e.children]
             v = max(kids) if e.player == 0 else min(kids)
         floats[k] = v
         return v
@@ -274,16 +302,31 @@ def pooled_minimax(
     exacts: dict[tuple[int, Card | None], Fraction] = {}
 
     def xval(e: _Entry, a: Card | None) -> Fraction:
-        k = key(e, a)
-        found = exacts.get(k)
+        asked = (id(e), a)
+        found = exacts.get(asked)
         if found is not None:
             return found
-        a = k[1]
+        is_pooled, size, rows, probs = info(e)
+        if not is_pooled and a is not None:  # the value does not depend on ``a``
+            found = exacts[asked] = xval(e, None)
+            return found
+        k = asked
         if e.kind == TERMINAL:
             assert e.exact is not None
             v = e.exact[0]
-        elif e.kind == CHANCE:
-            v = sum((p * xval(c, a) for p, c in draws(e, a)), Fraction(0))
+        elif rows is not None:
+            total = Fraction(0)
+            for card, n, kid in rows:
+                if card is a:
+                    n -= 1
+                if n:
+                    total += n * xval(kid, a)
+            v = total / (size - 1)
+        elif probs is not None:
+            assert e.probs is not None
+            v = sum(
+                (p * xval(kid, a) for p, kid in zip(e.probs, e.children, strict=True)), Fraction(0)
+            )
         else:
             best = fval(e, a)
             tolerance = TOLERANCE * max(1.0, abs(best))

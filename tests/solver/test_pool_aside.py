@@ -23,7 +23,9 @@ from loveformal.solver.analysis import EndgameResult, solve_position
 from loveformal.solver.endgame import (
     Deal,
     Reductions,
+    _TreeWalker,
     build_endgame,
+    deal_state,
     enumerate_deals,
     pool_deals,
 )
@@ -31,6 +33,7 @@ from loveformal.solver.pimc import minimax_values
 from loveformal.state import State
 
 from .test_fast_build import bench_position
+from .test_reductions import check_against_full
 
 UNPOOLED = Reductions(pool_aside=False)
 
@@ -44,6 +47,7 @@ CASES = [
     ("z2019", 2, 2),
     ("z2019", 2, 5),
     ("z2019", 3, 11),
+    ("z2019", 3, 8),  # a Chancellor's returns under the pile: pooled above them
 ]
 
 
@@ -137,3 +141,45 @@ def test_the_determinized_value_needs_each_deals_set_aside_card() -> None:
     assert eg.groups is not None and eg.determinized is None  # only when asked
     sign = 1 if r.seat == 0 else -1
     assert sign * minimax_values(eg.game)[0] == Fraction(-1, 12) * (1 if r.seat == 0 else -1)
+
+
+def test_a_prior_that_leaves_a_set_aside_card_out_is_not_pooled() -> None:
+    """Weight 0 on the deals with the Princess set aside: no group holds one deal per card
+    of its pool set aside, so nothing is pooled, and the reduced game keeps the full tree's
+    value."""
+    state = bench_position("classic", 2, 3)
+
+    def no_princess_aside(s: State, arrangements: int) -> int:
+        return 0 if s.set_aside is Card.PRINCESS else arrangements
+
+    deals = enumerate_deals(state, prior=no_princess_aside)
+    assert deals and all(d.set_aside is not Card.PRINCESS for d in deals)
+    assert pool_deals(deals) is None
+    reduced = solve_position(state, prior=no_princess_aside, pimc=False, reduce=True)
+    assert reduced.value == solve_position(state, prior=no_princess_aside, pimc=False).value
+
+
+def test_pooled_states_share_one_engine_node() -> None:
+    """Two deals of one pool reach the same memoised engine node, and an unpooled walker
+    keeps them apart."""
+    state = bench_position("classic", 2, 3)
+    deals = enumerate_deals(state)
+    groups = pool_deals(deals)
+    assert groups is not None
+    members = next(m for m in groups if len(m) > 1)
+    a, b = (deal_state(state, deals[i]) for i in members[:2])
+    assert a.set_aside is not b.set_aside
+    for pooled in (True, False):
+        walker = _TreeWalker(state, "round", True, 10**6, 2)
+        walker.pool_aside = pooled
+        assert (walker.entry(a) is walker.entry(b)) is pooled
+
+
+def test_pooled_equilibrium_above_returned_cards_is_one_of_the_full_game() -> None:
+    """2019 edition, 3 cards left, seed 3008: every deal has a Chancellor's returns under an
+    unseen card (480 deals, 270 root outcomes). The pooled reduced game's equilibrium,
+    extended to the full tree, has the same exact figures there."""
+    state = bench_position("z2019", 3, 8)
+    _, red = check_against_full(state, Reductions())
+    assert red.groups is not None and len(red.groups) == 270 and len(red.deals) == 480
+    assert all(d.bottom for d in red.deals)

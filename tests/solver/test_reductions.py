@@ -50,9 +50,10 @@ from tests.solver.test_fast_build import bench_position
 ALL = Reductions()
 EACH = [
     ALL,
-    Reductions(dominance=True, splice=False, collapse=False),
-    Reductions(dominance=False, splice=True, collapse=False),
-    Reductions(dominance=False, splice=False, collapse=True),
+    Reductions(dominance=True, splice=False, collapse=False, pool_aside=False),
+    Reductions(dominance=False, splice=True, collapse=False, pool_aside=False),
+    Reductions(dominance=False, splice=False, collapse=True, pool_aside=False),
+    Reductions(dominance=False, splice=False, collapse=False, pool_aside=True),
 ]
 BENCH = [
     ("classic", 1, 0),
@@ -110,7 +111,9 @@ def check_against_full(state: State, reductions: Reductions) -> tuple[Endgame, E
 
 
 @pytest.mark.parametrize(("edition", "k", "index"), BENCH)
-@pytest.mark.parametrize("reductions", EACH, ids=["all", "dominance", "splice", "collapse"])
+@pytest.mark.parametrize(
+    "reductions", EACH, ids=["all", "dominance", "splice", "collapse", "pool_aside"]
+)
 def test_reduced_equilibrium_is_one_of_the_full_game(
     edition: str, k: int, index: int, reductions: Reductions
 ) -> None:
