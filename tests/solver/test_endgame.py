@@ -520,9 +520,10 @@ projects about 13.5 M distinct positions, far past any cap a test sets."""
 def test_reduced_build_refuses_on_its_estimate_before_expanding_every_deal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Three sample deals project about 2.3 M distinct positions: over ESTIMATE_SLACK (30) ×
-    # the full tree's cap of 25 k (the floor lowered; the reduced build's own cap is 50 k),
-    # so refused before expanding the rest.
+    # Three sample root outcomes (the deals pooled by their set-aside card: 141) project
+    # about 1.1 M distinct positions: over ESTIMATE_SLACK (30) × the full tree's cap of 25 k
+    # (the floor lowered; the reduced build's own cap is 50 k), so refused before expanding
+    # the rest.
     monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 20_000)
     assert state_cap(200_000) == 25_000 and state_cap(200_000, reduced=True) == 50_000
     deals_expanded: list[int] = []
@@ -533,7 +534,8 @@ def test_reduced_build_refuses_on_its_estimate_before_expanding_every_deal(
             max_nodes=200_000,
             progress=lambda done, total, nodes: deals_expanded.append(done),
         )
-    assert "sample deal" in str(err.value) and "--max-nodes = 200,000" in str(err.value)
+    assert "141 root outcomes" in str(err.value) and "3 sample outcomes" in str(err.value)
+    assert "--max-nodes = 200,000" in str(err.value)
     assert deals_expanded == []  # refused before the expansion of every deal began
 
 
