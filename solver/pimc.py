@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,8 @@ from .efg import CHANCE, TERMINAL, Game
 
 if TYPE_CHECKING:
     from .endgame import _Entry
+
+_N = TypeVar("_N", float, Fraction)
 
 __all__ = [
     "Determinized",
@@ -268,72 +270,62 @@ def pooled_minimax(
             got = infos[id(e)] = (is_pooled, size, rows, probs)
         return got
 
-    floats: dict[tuple[int, Card | None], float] = {}
+    def values(
+        zero: _N,
+        number: Callable[[Fraction], _N],
+        probabilities: Callable[[_Entry, list[float]], Sequence[_N]],
+        decide: Callable[[_Entry, Card | None], _N],
+    ) -> Callable[[_Entry, Card | None], _N]:
+        """One pass (floats, or exact): a node's value given the deal's set-aside card,
+        memoised on (node, card), on (node, None) where the node is not pooled."""
+        memo: dict[tuple[int, Card | None], _N] = {}
 
-    def fval(e: _Entry, a: Card | None) -> float:
-        asked = (id(e), a)
-        found = floats.get(asked)
-        if found is not None:
-            return found
-        is_pooled, size, rows, probs = info(e)
-        if not is_pooled and a is not None:  # the value does not depend on ``a``
-            found = floats[asked] = fval(e, None)
-            return found
-        k = asked
-        if e.kind == TERMINAL:
-            assert e.exact is not None
-            v = float(e.exact[0])
-        elif rows is not None:
-            total = 0.0
-            for card, n, kid in rows:
-                if card is a:
-                    n -= 1
-                if n:
-                    total += n * fval(kid, a)
-            v = total / (size - 1)
-        elif probs is not None:
-            v = sum(p * fval(kid, a) for p, kid in zip(probs, e.children, strict=True))
-        else:
-            kids = [fval(kid, a) for kid in e.children]
-            v = max(kids) if e.player == 0 else min(kids)
-        floats[k] = v
-        return v
+        def value(e: _Entry, a: Card | None) -> _N:
+            asked = (id(e), a)
+            found = memo.get(asked)
+            if found is not None:
+                return found
+            is_pooled, size, rows, probs = info(e)
+            if not is_pooled and a is not None:  # the value does not depend on ``a``
+                found = memo[asked] = value(e, None)
+                return found
+            if e.kind == TERMINAL:
+                assert e.exact is not None
+                v = number(e.exact[0])
+            elif rows is not None:  # a pooled draw: the pile is the pool without ``a``
+                total = zero
+                for card, n, kid in rows:
+                    if card is a:
+                        n -= 1
+                    if n:
+                        total += n * value(kid, a)
+                v = total / (size - 1)
+            elif probs is not None:
+                kids = zip(probabilities(e, probs), e.children, strict=True)
+                v = sum((p * value(kid, a) for p, kid in kids), zero)
+            else:
+                v = decide(e, a)
+            memo[asked] = v
+            return v
 
-    exacts: dict[tuple[int, Card | None], Fraction] = {}
+        return value
 
-    def xval(e: _Entry, a: Card | None) -> Fraction:
-        asked = (id(e), a)
-        found = exacts.get(asked)
-        if found is not None:
-            return found
-        is_pooled, size, rows, probs = info(e)
-        if not is_pooled and a is not None:  # the value does not depend on ``a``
-            found = exacts[asked] = xval(e, None)
-            return found
-        k = asked
-        if e.kind == TERMINAL:
-            assert e.exact is not None
-            v = e.exact[0]
-        elif rows is not None:
-            total = Fraction(0)
-            for card, n, kid in rows:
-                if card is a:
-                    n -= 1
-                if n:
-                    total += n * xval(kid, a)
-            v = total / (size - 1)
-        elif probs is not None:
-            assert e.probs is not None
-            v = sum(
-                (p * xval(kid, a) for p, kid in zip(e.probs, e.children, strict=True)), Fraction(0)
-            )
-        else:
-            best = fval(e, a)
-            tolerance = TOLERANCE * max(1.0, abs(best))
-            near = [xval(c, a) for c in e.children if abs(fval(c, a) - best) <= tolerance]
-            v = max(near) if e.player == 0 else min(near)
-        exacts[k] = v
-        return v
+    def best_float(e: _Entry, a: Card | None) -> float:
+        kids = [fval(kid, a) for kid in e.children]
+        return max(kids) if e.player == 0 else min(kids)
+
+    def best_exact(e: _Entry, a: Card | None) -> Fraction:
+        best = fval(e, a)
+        tolerance = TOLERANCE * max(1.0, abs(best))
+        near = [xval(c, a) for c in e.children if abs(fval(c, a) - best) <= tolerance]
+        return max(near) if e.player == 0 else min(near)
+
+    def exact_probs(e: _Entry, _: list[float]) -> Sequence[Fraction]:
+        assert e.probs is not None
+        return e.probs
+
+    fval = values(0.0, float, lambda _, probs: probs, best_float)
+    xval = values(Fraction(0), Fraction, exact_probs, best_exact)
 
     out: list[tuple[Fraction, dict[Hashable, Fraction]]] = []
     for d in deals:
