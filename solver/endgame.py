@@ -1410,6 +1410,19 @@ def pool_deals(deals: Sequence[Deal]) -> list[list[int]] | None:
     return list(groups.values())
 
 
+def pool_copies(state: State) -> Counter[Card] | None:
+    """The copies per card of ``state``'s pool — its set-aside card and the pile's unseen
+    cards (:func:`pool_deals`) — when it has both, else None. In a pooled build
+    (:attr:`_TreeWalker.pool_aside`) such a state stands for one state per card of the pool
+    set aside, and its draws from the unseen cards come from the pool."""
+    aside, unseen = state.set_aside, state.pile.unseen
+    if aside is None or not unseen:
+        return None
+    copies = Counter(unseen)
+    copies[aside] += 1
+    return copies
+
+
 def deal_state(state: State, deal: Deal) -> State:
     """``state`` with the deal's hands, set-aside card and pile; its log holds, with a
     returned tail, the Chancellor returns that put the deal's tail there, each seen by its
@@ -2082,7 +2095,8 @@ class _TreeWalker:
         # state of the endgame: hashing it is a Python call) and its log (the last).
         key: tuple[object, ...] = state[1:-1]
         if self.pool_aside and state[4] is not None and state[3][1]:
-            # Pooled: the set-aside card and the pile's unseen part as one multiset.
+            # Pooled (a set-aside card and unseen pile cards, as :func:`pool_copies`): the
+            # set-aside card and the pile's unseen part as one multiset.
             top, unseen, bottom = state[3]
             pool = self.pool(unseen, state[4])
             key = (state[1], state[2], (top, pool, bottom), _POOLED, *state[5:-1])
@@ -2548,14 +2562,9 @@ def _build_reduced(
             progress(len(deals), len(deals), histories)
 
     pooled = walker.pool_aside
-
-    def is_pooled(e: _Entry) -> bool:
-        """Whether ``e`` stands for several states, one per card of its pool set aside."""
-        return pooled and e.state.set_aside is not None and bool(e.state.pile.unseen)
-
     # Per root outcome, each deal's own set-aside card where its node is pooled.
     asides = [
-        [deals[i].set_aside if is_pooled(e) else None for i in m]
+        [deals[i].set_aside if pooled and pool_copies(e.state) is not None else None for i in m]
         for e, m in zip(entries, groups, strict=True)
     ]
     built = build_levels(
@@ -2579,7 +2588,7 @@ def _build_reduced(
         at = [PoolDeal(e, a) for e, cards in zip(entries, asides, strict=True) for a in cards]
         at_deal = [i for m in groups for i in m]
         t = time.perf_counter()
-        got = pooled_minimax(at, is_pooled)
+        got = pooled_minimax(at)
         by_deal = dict(zip(at_deal, got, strict=True))
         values = tuple(by_deal[i] for i in range(len(deals)))
         seconds = time.perf_counter() - t

@@ -56,19 +56,21 @@ infosets are numbered by their first node.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from loveformal.actions import Draw
+from loveformal.cards import Card
 from loveformal.events import Event, EventKind
 from loveformal.knowledge import knows_bottom
 
 from .efg import CHANCE, DECISION, TERMINAL, Game, InfosetSpec, block_offsets, tree_game
+from .endgame import pool_copies
 
 if TYPE_CHECKING:
     from .endgame import Reductions, _Entry, _TreeWalker
@@ -242,7 +244,10 @@ class _Dag:
 
 
 def _full_histories(
-    dag: _Dag, walker: _TreeWalker, entries: Sequence[_Entry], asides: Sequence[Sequence[object]]
+    dag: _Dag,
+    walker: _TreeWalker,
+    entries: Sequence[_Entry],
+    asides: Sequence[Sequence[Card | None]],
 ) -> int:
     """The histories of the full tree, one root outcome per deal, when the engine's nodes are
     pooled (:attr:`~loveformal.solver.endgame._TreeWalker.pool_aside`): ``asides[g]`` lists
@@ -254,22 +259,22 @@ def _full_histories(
     drawn = np.full(n_edges, -1, dtype=np.int64)  # the card (index) a pooled draw takes
     last = np.zeros(n_edges, dtype=bool)  # ... when it is the pool's last copy of it
     for e in dag.entries:
-        st = e.state
-        if e.kind != CHANCE or st.set_aside is None or not st.pile.unseen or st.pile.top:
+        if e.kind != CHANCE or e.state.pile.top:
             continue
-        pool = Counter(st.pile.unseen)
-        pool[st.set_aside] += 1
+        pool = pool_copies(e.state)
+        if pool is None:
+            continue
         at = int(start[e.index])
         for j, label in enumerate(e.labels):
-            card = label.card  # type: ignore[attr-defined]  # a Draw
+            card = cast(Draw, label).card
             drawn[at + j] = card.index
             last[at + j] = pool[card] == 1
-    sizes: dict[object, I64] = {}
+    sizes: dict[Card, I64] = {}
 
-    def size_of(aside: object) -> I64:
+    def size_of(aside: Card) -> I64:
         found = sizes.get(aside)
         if found is None:
-            keep = ~((drawn == aside.index) & last)  # type: ignore[attr-defined]
+            keep = ~((drawn == aside.index) & last)
             found = sizes[aside] = np.ones(len(dag.entries), dtype=np.int64)
             for nodes in dag.levels[1:]:
                 edges, seg = _edges_of(nodes, nlab, start)
@@ -595,7 +600,7 @@ def build_levels(
     too_large: Callable[[], Exception],
     progress: Callable[[int], None] | None = None,
     root_logs: Sequence[tuple[Event, ...]] = (),
-    deal_asides: Sequence[Sequence[object]] | None = None,
+    deal_asides: Sequence[Sequence[Card | None]] | None = None,
 ) -> LevelBuild:
     """Build the reduced game below a root chance node over ``deal_entries`` (see the module
     docstring). ``walker`` must already hold every engine node below the deals.

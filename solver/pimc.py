@@ -18,7 +18,6 @@ about a seventh of the cost on the benchmark endgames.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,6 +30,7 @@ from loveformal.actions import Draw
 from loveformal.cards import Card
 
 from .efg import CHANCE, TERMINAL, Game
+from .endgame import pool_copies
 
 if TYPE_CHECKING:
     from .endgame import _Entry
@@ -225,17 +225,16 @@ class PoolDeal(NamedTuple):
     """The deal's own set-aside card, None when its node is not pooled."""
 
 
-def pooled_minimax(
-    deals: Sequence[PoolDeal], pooled: Callable[[_Entry], bool]
-) -> list[tuple[Fraction, dict[Hashable, Fraction]]]:
+def pooled_minimax(deals: Sequence[PoolDeal]) -> list[tuple[Fraction, dict[Hashable, Fraction]]]:
     """Per deal: its perfect-information minimax value (player 0's utility) and, when its
     node is a decision, each action's (the child's value), computed on the engine's memoised
     nodes of a build whose deals share nodes by pool
     (:attr:`~loveformal.solver.endgame.Reductions.pool_aside`).
 
     The determinized player knows the deal, set-aside card included, so the values are
-    those of the deal's own game: at a ``pooled`` node (one whose set-aside card and unseen
-    pile cards are one pool of ``m`` cards) a draw takes card ``c`` with probability
+    those of the deal's own game: at a pooled node (one whose set-aside card and unseen
+    pile cards are one pool of ``m`` cards, :func:`~loveformal.solver.endgame.pool_copies`)
+    a draw takes card ``c`` with probability
     ``(n(c) − [c = a]) / (m − 1)`` given the deal's set-aside card ``a`` — the pile is the
     pool without ``a`` — and leads to the pooled child, where ``a`` is still set aside. The
     pooled game's own tree cannot say this (its histories do not know ``a``), hence this pass
@@ -253,12 +252,11 @@ def pooled_minimax(
     def info(e: _Entry) -> Info:
         got = infos.get(id(e))
         if got is None:
-            is_pooled = pooled(e)
+            pool = pool_copies(e.state)
+            is_pooled = pool is not None
             size, rows, probs = 0, None, None
             if e.kind == CHANCE:
-                st = e.state
-                if is_pooled and not st.pile.top:
-                    pool = Counter((*st.pile.unseen, st.set_aside))
+                if pool is not None and not e.state.pile.top:
                     size = sum(pool.values())
                     cards = (cast(Draw, label).card for label in e.labels)
                     rows = [(c, pool[c], kid) for c, kid in zip(cards, e.children, strict=True)]
