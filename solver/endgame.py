@@ -128,13 +128,14 @@ game extends to one of the full tree (:func:`extend_strategy`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import inspect
 import itertools
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -1107,16 +1108,18 @@ def _zone_sizes(state: State) -> list[int]:
     return [len(s.hand) for s in state.seats]
 
 
-def _compositions(total: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """All ways to split ``total`` into ``len(caps)`` parts with part ``i`` <= ``caps[i]``."""
+@functools.cache
+def _compositions(total: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """All ways to split ``total`` into ``len(caps)`` parts with part ``i`` <= ``caps[i]``
+    (memoised: a deal's zones repeat the same splits for every card kind)."""
     if len(caps) == 1:
-        if total <= caps[0]:
-            yield (total,)
-        return
+        return ((total,),) if total <= caps[0] else ()
     rest_cap = sum(caps[1:])
-    for x in range(max(0, total - rest_cap), min(total, caps[0]) + 1):
-        for tail in _compositions(total - x, caps[1:]):
-            yield (x, *tail)
+    return tuple(
+        (x, *tail)
+        for x in range(max(0, total - rest_cap), min(total, caps[0]) + 1)
+        for tail in _compositions(total - x, caps[1:])
+    )
 
 
 def enumerate_deals(
@@ -1190,8 +1193,15 @@ def enumerate_deals(
     consistent = [0]
     kept = [0]
     zones_n = n_seats + 2 + tail
+    # A deal's instance arrangements are ``Π count! / Π copies-in-zone!`` (each slot of the
+    # returned tail a zone of its own, with one card): the denominator is built card by card
+    # as the cards are split over the zones, a hand's copies counting its known cards.
+    arrangements = math.prod(math.factorial(n) for n in counts.values())
+    known_only = math.prod(
+        math.factorial(n) for req in need for c, n in req.items() if c not in kinds
+    )
 
-    def rec(k: int, caps: list[int], assign: list[list[tuple[Card, int]]]) -> None:
+    def rec(k: int, caps: tuple[int, ...], assign: list[list[tuple[Card, int]]], den: int) -> None:
         if k == len(kinds):
             zones: list[list[Card]] = [[] for _ in range(zones_n)]
             for z in range(zones_n):
@@ -1206,7 +1216,7 @@ def enumerate_deals(
             set_aside = zones[n_seats][0] if aside else None
             pile = sort_cards(zones[n_seats + 1])
             bottom = tuple(z[0] for z in zones[n_seats + 2 :])
-            weight = Fraction(_arrangements(counts, hands, set_aside, pile))
+            weight = Fraction(arrangements // den)
             for s in ordered:
                 weight *= _ordered_weight(hands[s], knowledge[s], excluded.get(s, ()))
             if not weight:
@@ -1256,14 +1266,21 @@ def enumerate_deals(
                 deals.append(replace(deal, weight=deal.weight * share, seen=compared + seen))
             return
         card = kinds[k]
+        held = [req[card] for req in need]
         for split in _compositions(free[card], caps):
-            new_caps = [c - x for c, x in zip(caps, split, strict=True)]
+            new_caps = tuple(c - x for c, x in zip(caps, split, strict=True))
             new_assign = [
                 [*assign[z], (card, split[z])] if split[z] else assign[z] for z in range(zones_n)
             ]
-            rec(k + 1, new_caps, new_assign)
+            copies = den
+            for z, x in enumerate(split):
+                if z < n_seats:
+                    x += held[z]
+                if x > 1:
+                    copies *= math.factorial(x)
+            rec(k + 1, new_caps, new_assign, copies)
 
-    rec(0, caps0, [[] for _ in range(zones_n)])
+    rec(0, tuple(caps0), [[] for _ in range(zones_n)], known_only)
     if not deals and consistent[0]:
         raise MalformedInput(
             f"the prior gives weight 0 to every one of the {consistent[0]} deals (a float "
@@ -1311,27 +1328,6 @@ def _tie_events(
         return ()
     event = _compared(other, mover, (theirs, older))
     return (event,)
-
-
-def _arrangements(
-    counts: Counter[Card],
-    hands: tuple[tuple[Card, ...], ...],
-    set_aside: Card | None,
-    pile: tuple[Card, ...],
-) -> int:
-    """Instance arrangements of a deal: ``Π count! / Π copies-in-zone!`` (each slot of the
-    returned tail is a zone of its own, with one card)."""
-    num = 1
-    for n in counts.values():
-        num *= math.factorial(n)
-    den = 1
-    zones: list[Sequence[Card]] = [*hands, pile]
-    if set_aside is not None:
-        zones.append((set_aside,))
-    for zone in zones:
-        for n in Counter(zone).values():
-            den *= math.factorial(n)
-    return num // den
 
 
 def _check_prior_signature(prior: Prior) -> None:
