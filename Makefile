@@ -1,6 +1,7 @@
 # Two entry points; each does all its own set-up on a fresh machine.
 #   make run   — create .venv, install, run the main job (`loveformal verify`)
 #   make test  — create/update .venv with the test extras, then ruff, mypy --strict, pytest
+#                (on two worker processes, pytest-xdist)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -27,7 +28,7 @@ test: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict -p loveformal
 	$(BIN)/mypy --strict tests bench
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache .hypothesis

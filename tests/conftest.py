@@ -10,12 +10,18 @@
 * ``thorough`` — long runs: ``HYPOTHESIS_PROFILE=thorough pytest tests/test_stateful.py``.
 
 ``HYPOTHESIS_PROFILE`` names the profile explicitly and wins over ``CI``.
+
+Every test runs without ``COLUMNS`` and ``LINES`` in its environment: the command line's
+tables then take their width for output through a pipe (160 columns), whatever terminal
+the suite is run from. pytest-xdist's workers, which ``make test`` uses, set both to the
+terminal's size, 80 × 24 when there is none.
 """
 
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 _SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -54,3 +60,10 @@ def stateful_settings() -> settings:
     if PROFILE == "ci":
         return settings(settings.default, phases=[Phase.explicit, Phase.reuse, Phase.generate])
     return settings(settings.default)
+
+
+@pytest.fixture(autouse=True)
+def _no_terminal_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``COLUMNS`` or ``LINES`` during a test (see the module docstring)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
