@@ -621,14 +621,19 @@ def build_levels(
     # Interned event sequences: per seat what it saw (shared id space), and everything.
     seen_parent = _Grow(-1)
     seen_chunk = _Grow(-1)
-    full_parent = _Grow(-1)
-    full_edge = _Grow(-1)
     # A deal's own log is one chunk of seen events before the first edge (for every deal).
     root_chunks = [walker.chunks_of(log) for log in root_logs] if any(root_logs) else []
     depth = 1 if root_chunks else 0
-    # The full event sequence of a history is only needed for the Chancellor's returns
-    # (knows_bottom counts every seat's returned cards).
-    need_full = any(ev.kind is _RETURNED for evs in walker.chunk_events for ev in evs)
+    # Of a history's full event sequence, only its Chancellor's returns are needed
+    # (knows_bottom counts every seat's returned cards): per history, the id of its returns so
+    # far (``returns``), equal sequences of returns one id. A return is public (its cards
+    # hidden from the other seat), so a history has returns iff every seat saw some.
+    chunk_returns = np.fromiter(
+        (any(ev.kind is _RETURNED for ev in evs) for evs in walker.chunk_events),
+        dtype=bool,
+        count=len(walker.chunk_events),
+    )
+    need_full = bool(chunk_returns.any())
     tree = _Tree(players)
     # The root.
     zero_own = np.zeros((1, players), dtype=np.int64)
@@ -667,53 +672,52 @@ def build_levels(
         out: list[list[int]] = rows.tolist()
         return out
 
-    # Per full-event sequence, its Chancellor returns (all that knows_bottom reads of a log,
-    # with the pile's size), memoised along the sequences' parents; equal ones are one tuple
-    # (``interned``), so that every deal with the same returns shares ``bottoms``' entries.
-    returned_of: dict[int, tuple[Event, ...]] = {0: ()}
-    interned: dict[tuple[Event, ...], tuple[Event, ...]] = {(): ()}
+    # Chancellor returns (all that knows_bottom reads of a log, with the pile's size) by id;
+    # id 0 is none. ``returned_after``: the id after an edge, per (id before, DAG edge).
+    returns_of: list[tuple[Event, ...]] = [()]
+    returns_id: dict[tuple[Event, ...], int] = {(): 0}
+    returned_after: dict[tuple[int, int], int] = {}
     bottoms: dict[tuple[int, int, int], tuple[object, ...]] = {}
 
-    def returned_log(fid: int) -> tuple[Event, ...]:
-        path: list[int] = []
-        while fid not in returned_of:
-            path.append(fid)
-            fid = full_parent[fid]
-        got = returned_of[fid]
-        for f in reversed(path):
-            edge = full_edge[f]
-            if edge < 0:  # a deal's own log
-                events = root_logs[-1 - edge]
-            else:
-                owner = dag.entries[int(dag.edge_owner[edge])]
-                events = owner.events[edge - int(dag.start[owner.index])]
-            more = tuple([ev for ev in events if ev.kind is _RETURNED])
-            if more:
-                got = got + more
-                got = interned.setdefault(got, got)
-            returned_of[f] = got
-        return got
+    def returns_with(rid: int, events: tuple[Event, ...]) -> int:
+        """The id of the returns ``rid`` followed by those among ``events``."""
+        more = tuple([ev for ev in events if ev.kind is _RETURNED])
+        if not more:
+            return rid
+        got = returns_of[rid] + more
+        found = returns_id.get(got)
+        if found is None:
+            found = returns_id[got] = len(returns_of)
+            returns_of.append(got)
+        return found
 
-    def known_bottom(e: _Entry, p: int, fid: int) -> tuple[object, ...]:
+    def returned_after_edge(rid: int, edge: int) -> int:
+        found = returned_after.get((rid, edge))
+        if found is None:
+            owner = dag.entries[int(dag.edge_owner[edge])]
+            events = owner.events[edge - int(dag.start[owner.index])]
+            found = returned_after[(rid, edge)] = returns_with(rid, events)
+        return found
+
+    def known_bottom(e: _Entry, p: int, rid: int) -> tuple[object, ...]:
         """``knows_bottom`` of the history's state (its full log: the returns are enough)."""
-        returned = returned_log(fid)
-        key = (id(returned), e.state.pile.size, p)  # ``returned`` stays in ``returned_of``
+        key = (rid, e.state.pile.size, p)
         found = bottoms.get(key)
         if found is None:
-            found = bottoms[key] = knows_bottom(e.state._replace(log=returned), p) or ()
+            found = bottoms[key] = knows_bottom(e.state._replace(log=returns_of[rid]), p) or ()
         return found
 
     chunk_events = walker.chunk_events
 
     def key_parts(
-        e: _Entry, p: int, chain: list[int], fid: int
+        e: _Entry, p: int, chain: list[int], rid: int
     ) -> tuple[tuple[object, ...], tuple[object, ...]]:
         """The parts of the observation key: (events, known bottom); checks that no other
         group of histories has the same key."""
         events = tuple(itertools.chain.from_iterable([chunk_events[c] for c in chain]))
         bottom: tuple[object, ...] = ()
-        if need_full and any(ev.kind is _RETURNED for ev in events):
-            bottom = known_bottom(e, p, fid)
+        if rid:  # the history has returns (so ``events`` holds them, cards hidden or not)
+            bottom = known_bottom(e, p, rid)
         ids = tuple(itertools.chain.from_iterable([event_ids(c) for c in chain]))
         unique = (e.pub, bottom, ids)
         if unique in unique_keys:
@@ -737,7 +741,7 @@ def build_levels(
     own = np.zeros((n, players), dtype=np.int64)
     par = np.zeros(n, dtype=np.int64)
     act = np.arange(n, dtype=np.int64)
-    fid = np.zeros(n, dtype=np.int64)
+    rid = np.zeros(n, dtype=np.int64)
     if root_chunks:
         chunk0 = np.array(root_chunks, dtype=np.int64).reshape(-1)
         parents, chunks, inv = _pair_ids(np.zeros_like(chunk0), chunk0)
@@ -745,10 +749,7 @@ def build_levels(
         seen_parent.extend(parents)
         seen_chunk.extend(chunks)
         seen = (base + inv).reshape(n, players)
-        if need_full:
-            fid = full_parent.size + np.arange(n, dtype=np.int64)
-            full_parent.extend(np.zeros(n, dtype=np.int64))
-            full_edge.extend(-1 - np.arange(n, dtype=np.int64))
+        rid = np.fromiter((returns_with(0, log) for log in root_logs), dtype=np.int64, count=n)
     level = 1
     while n:
         if tree.size + n > max_nodes:
@@ -818,7 +819,7 @@ def build_levels(
         g_first_seq = np.zeros(n_groups, dtype=np.int64)
         g_nodes = di[first_node]
         g_sid = seen[g_nodes, g_player]
-        g_fid = fid[g_nodes]
+        g_rid = rid[g_nodes]
         # Forced groups that had a choice: their keys are built lazily (``forced_table``).
         lazy = np.flatnonzero(g_forced & (counts > 1))
         if lazy.size:
@@ -828,7 +829,7 @@ def build_levels(
                     g_ent[lazy],
                     g_player[lazy],
                     g_sid[lazy],
-                    g_fid[lazy],
+                    g_rid[lazy],
                     variant[lazy],
                 )
             )
@@ -839,7 +840,7 @@ def build_levels(
             e = dag.entries[x]
             p = int(g_player[g])
             labels = kept.labels(e.labels, int(variant[g]))
-            key = infoset_key(e, *key_parts(e, p, live_chain[j], int(g_fid[g])))
+            key = infoset_key(e, *key_parts(e, p, live_chain[j], int(g_rid[g])))
             g_info[g] = len(specs)
             g_first_seq[g] = next_sequence[p]
             specs.append(InfosetSpec(p, key, labels, int(own[g_nodes[g], p]), next_sequence[p]))
@@ -899,14 +900,17 @@ def build_levels(
         seen_parent.extend(parents)
         seen_chunk.extend(chunks)
         child_seen = (base + inv).reshape(total, players)
+        child_rid = rid[rep]
         if need_full:
-            f_parents, f_edges, finv = _pair_ids(fid[rep], edge)
-            fbase = full_parent.size
-            full_parent.extend(f_parents)
-            full_edge.extend(f_edges)
-            fid = fbase + finv
-        else:
-            fid = np.zeros(total, dtype=np.int64)
+            rows = np.flatnonzero(chunk_returns[dag.chunk[edge]].any(axis=1))
+            if rows.size:
+                r_ids, r_edges, rinv = _pair_ids(child_rid[rows], edge[rows])
+                after = [
+                    returned_after_edge(a, b)
+                    for a, b in zip(r_ids.tolist(), r_edges.tolist(), strict=True)
+                ]
+                child_rid[rows] = np.array(after, dtype=np.int64)[rinv]
+        rid = child_rid
         ent, seen, own, par, act = child_ent, child_seen, child_own, child_par, child_act
         n = total
         level += 1
@@ -916,12 +920,12 @@ def build_levels(
 
     def forced_table() -> dict[tuple[int, Hashable], Hashable]:
         out: dict[tuple[int, Hashable], Hashable] = {}
-        for length, ents, seats, sids, fids, variants in forced_levels:
+        for length, ents, seats, sids, rids, variants in forced_levels:
             rows = zip(
                 ents.tolist(),
                 seats.tolist(),
                 chains(sids, length),
-                fids.tolist(),
+                rids.tolist(),
                 variants.tolist(),
                 strict=True,
             )
