@@ -563,9 +563,6 @@ class _Grow:
         self.data[self.size : need] = values
         self.size = need
 
-    def __getitem__(self, i: int) -> int:
-        return int(self.data[i])
-
 
 class _Tree:
     """The materialised nodes, appended level by level."""
@@ -618,7 +615,7 @@ def build_levels(
     else:
         full = _full_histories(dag, walker, deal_entries, deal_asides)
     n_pub = max(1, len(walker.pub_views))
-    # Interned event sequences: per seat what it saw (shared id space), and everything.
+    # Interned seen-event sequences: per seat what it saw (one id space for all seats).
     seen_parent = _Grow(-1)
     seen_chunk = _Grow(-1)
     # A deal's own log is one chunk of seen events before the first edge (for every deal).
@@ -626,14 +623,14 @@ def build_levels(
     depth = 1 if root_chunks else 0
     # Of a history's full event sequence, only its Chancellor's returns are needed
     # (knows_bottom counts every seat's returned cards): per history, the id of its returns so
-    # far (``returns``), equal sequences of returns one id. A return is public (its cards
-    # hidden from the other seat), so a history has returns iff every seat saw some.
+    # far (``rid``), equal sequences of returns one id. A return is public (its cards hidden
+    # from the other seat), so a history has returns iff every seat saw some.
     chunk_returns = np.fromiter(
         (any(ev.kind is _RETURNED for ev in evs) for evs in walker.chunk_events),
         dtype=bool,
         count=len(walker.chunk_events),
     )
-    need_full = bool(chunk_returns.any())
+    any_returns = bool(chunk_returns.any())
     tree = _Tree(players)
     # The root.
     zero_own = np.zeros((1, players), dtype=np.int64)
@@ -901,7 +898,7 @@ def build_levels(
         seen_chunk.extend(chunks)
         child_seen = (base + inv).reshape(total, players)
         child_rid = rid[rep]
-        if need_full:
+        if any_returns:
             rows = np.flatnonzero(chunk_returns[dag.chunk[edge]].any(axis=1))
             if rows.size:
                 r_ids, r_edges, rinv = _pair_ids(child_rid[rows], edge[rows])
