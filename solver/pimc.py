@@ -248,6 +248,7 @@ def pooled_minimax(deals: Sequence[PoolDeal]) -> list[tuple[Fraction, dict[Hasha
     Info = tuple[bool, int, list[tuple[Card, int, "_Entry"]] | None, list[float] | None]
     infos: dict[int, Info] = {}
     as_floats: dict[int, list[float]] = {}
+    memo_clears: list[Callable[[], None]] = []
 
     def info(e: _Entry) -> Info:
         got = infos.get(id(e))
@@ -277,6 +278,7 @@ def pooled_minimax(deals: Sequence[PoolDeal]) -> list[tuple[Fraction, dict[Hasha
         """One pass (floats, or exact): a node's value given the deal's set-aside card,
         memoised on (node, card), on (node, None) where the node is not pooled."""
         memo: dict[tuple[int, Card | None], _N] = {}
+        memo_clears.append(memo.clear)
 
         def value(e: _Entry, a: Card | None) -> _N:
             asked = (id(e), a)
@@ -326,10 +328,20 @@ def pooled_minimax(deals: Sequence[PoolDeal]) -> list[tuple[Fraction, dict[Hasha
     xval = values(Fraction(0), Fraction, exact_probs, best_exact)
 
     out: list[tuple[Fraction, dict[Hashable, Fraction]]] = []
-    for d in deals:
-        e = d.entry
-        per: dict[Hashable, Fraction] = {}
-        if e.kind != TERMINAL and e.kind != CHANCE:
-            per = {label: xval(c, d.aside) for label, c in zip(e.labels, e.children, strict=True)}
-        out.append((xval(e, d.aside), per))
+    try:
+        for d in deals:
+            e = d.entry
+            per: dict[Hashable, Fraction] = {}
+            if e.kind != TERMINAL and e.kind != CHANCE:
+                per = {
+                    label: xval(c, d.aside) for label, c in zip(e.labels, e.children, strict=True)
+                }
+            out.append((xval(e, d.aside), per))
+    finally:
+        # The passes refer to one another and to themselves (closures): a cycle, which
+        # without this would keep every node in ``infos`` until the collector runs.
+        infos.clear()
+        as_floats.clear()
+        for clear in memo_clears:
+            clear()
     return out
