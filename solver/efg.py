@@ -177,7 +177,9 @@ class Game:
     sequence_action: tuple[IntArray, ...]
     """Per player: action index of each sequence (-1 for the empty sequence)."""
     node_key: tuple[Hashable, ...]
-    """The builder key of each node (None where none was given)."""
+    """The builder key of each node (None where none was given). In a
+    :class:`GameBuilder`'s game a key names one node; :func:`tree_game` takes the keys as
+    given, and they may repeat (the endgame's terminals share one key per win indicator)."""
 
     @property
     def num_nodes(self) -> int:

@@ -2349,11 +2349,13 @@ class _TreeWalker:
         entries = self.entries
         utilities: list[tuple[Fraction, ...] | None] = [e.exact for e in entries]
         node_key: list[Hashable] = [None] * len(entries)
-        count = 0
+        keys: dict[object, tuple[str, object]] = {}  # one shared key per win indicator
         for n, e in enumerate(entries):
             if e.kind == TERMINAL:
-                count += 1
-                node_key[n] = (_TERMINAL_KEY, count, e.win)
+                key = keys.get(e.win)
+                if key is None:
+                    key = keys[e.win] = (_TERMINAL_KEY, e.win)
+                node_key[n] = key
         labels = [
             e.labels if i < 0 else self.info_specs[i].actions
             for e, i in zip(entries, self.infoset, strict=True)
@@ -2375,10 +2377,13 @@ class _TreeWalker:
 
 
 def terminal_winners(game: Game, node: int) -> tuple[int, ...] | None:
-    """The win indicators recorded at terminal ``node`` of a built endgame (else None)."""
+    """The win indicators recorded at terminal ``node`` of a built endgame (else None): its
+    key is ``("terminal", winners)``, shared by the terminals with the same winners, from the
+    tree builders, and ``("terminal", number, winners)``, unique, from the sharing builder
+    (whose :class:`~loveformal.solver.efg.GameBuilder` merges nodes by key)."""
     key = game.node_key[node]
-    if isinstance(key, tuple) and len(key) == 3 and key[0] == _TERMINAL_KEY:
-        winners: tuple[int, ...] = key[2]
+    if isinstance(key, tuple) and len(key) in (2, 3) and key[0] == _TERMINAL_KEY:
+        winners: tuple[int, ...] = key[-1]
         return winners
     return None
 

@@ -69,7 +69,16 @@ from loveformal.cards import Card
 from loveformal.events import Event, EventKind
 from loveformal.knowledge import knows_bottom
 
-from .efg import CHANCE, DECISION, TERMINAL, Game, InfosetSpec, block_offsets, tree_game
+from .efg import (
+    CHANCE,
+    DECISION,
+    TERMINAL,
+    Game,
+    InfosetSpec,
+    block_offsets,
+    group_by_identity,
+    tree_game,
+)
 from .endgame import pool_copies
 
 if TYPE_CHECKING:
@@ -959,19 +968,22 @@ def _freeze(
     probs = np.empty(n, dtype=object)
     utility = np.empty(n, dtype=object)
     node_key = np.empty(n, dtype=object)
-    # Terminals: the expected utilities and win indicators of their engine node, numbered in
-    # node order (node keys are unique).
+    # Terminals: the expected utilities and win indicators of their engine node. Their keys
+    # carry the win indicators, one key tuple per distinct indicator tuple (by identity),
+    # shared: a key per terminal was over a million tuples on the big endgames, for the
+    # collector to traverse.
     terminals = np.flatnonzero(kind == TERMINAL)
     t_ent = entry[terminals]
     expect, win = _objects(dag.expect), _objects(dag.win)
     used = np.unique(t_ent)
-    if any(u is None for u in expect[used].tolist()) or any(w is None for w in win[used].tolist()):
+    used_win = win[used].tolist()
+    if any(u is None for u in expect[used].tolist()) or any(w is None for w in used_win):
         raise AssertionError("a terminal of the reduced game has no expected utility")
     utility[terminals] = expect[t_ent]
-    count = int(terminals.shape[0])
-    node_key[terminals] = _objects(
-        list(zip(itertools.repeat(_TERMINAL_KEY), range(1, count + 1), win[t_ent].tolist()))
-    )
+    first, group = group_by_identity(used_win)
+    keys = np.empty(win.shape[0], dtype=object)
+    keys[used] = _objects([(_TERMINAL_KEY, used_win[i]) for i in first.tolist()])[group]
+    node_key[terminals] = keys[t_ent]
     # Chance nodes below the root: their engine node's outcomes.
     chance = np.flatnonzero(kind == CHANCE)
     chance = chance[chance > 0]

@@ -24,8 +24,13 @@ from loveformal.observation import observation
 from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
 from loveformal.solver.analysis import solve_position
-from loveformal.solver.efg import DECISION, Game
-from loveformal.solver.endgame import build_endgame, deal_state, enumerate_deals
+from loveformal.solver.efg import DECISION, TERMINAL, Game
+from loveformal.solver.endgame import (
+    build_endgame,
+    deal_state,
+    enumerate_deals,
+    terminal_winners,
+)
 from loveformal.solver.expectimax import (
     _best_response,
     _exact_profile,
@@ -75,6 +80,18 @@ def test_fast_build_is_the_reference_build(edition: str, k: int, index: int) -> 
     slow = build_endgame(state, share=True)  # the GameBuilder walk, keyed on observation()
     _same_game(fast.game, slow.game)
     assert fast.game.is_tree()
+    # The same winners at every terminal; the tree builds share one key per winners tuple,
+    # the GameBuilder walk numbers its keys (it merges nodes by key).
+    terminals = np.flatnonzero(fast.game.kind == TERMINAL).tolist()
+    winners = [terminal_winners(fast.game, n) for n in terminals]
+    assert None not in winners
+    assert winners == [terminal_winners(slow.game, n) for n in terminals]
+    reduced = build_endgame(state, reduce=True).game
+    ends = np.flatnonzero(reduced.kind == TERMINAL).tolist()
+    assert None not in [terminal_winners(reduced, n) for n in ends]
+    for game, nodes in ((fast.game, terminals), (reduced, ends)):
+        assert len({id(game.node_key[n]) for n in nodes}) <= max(4, len(nodes) // 4)
+    assert len({slow.game.node_key[n] for n in terminals}) == len(terminals)
 
 
 def _states(game: Game, root: State, deals: int) -> dict[int, State]:
