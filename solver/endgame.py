@@ -2376,14 +2376,16 @@ class _TreeWalker:
         )
 
 
-def terminal_winners(game: Game, node: int) -> tuple[int, ...] | None:
-    """The win indicators recorded at terminal ``node`` of a built endgame (else None): its
-    key is ``("terminal", winners)``, shared by the terminals with the same winners, from the
-    tree builders, and ``("terminal", number, winners)``, unique, from the sharing builder
-    (whose :class:`~loveformal.solver.efg.GameBuilder` merges nodes by key)."""
+def terminal_winners(game: Game, node: int) -> tuple[int | Fraction, ...] | None:
+    """The win indicators recorded at terminal ``node`` of a built endgame (else None), per
+    seat: 1 or 0, or their expectation at a subtree the reduced game collapses into one
+    terminal. The key is ``("terminal", winners)``, shared by the terminals with the same
+    winners, from the tree builders, and ``("terminal", number, winners)``, unique, from the
+    sharing builder (whose :class:`~loveformal.solver.efg.GameBuilder` merges nodes by
+    key)."""
     key = game.node_key[node]
     if isinstance(key, tuple) and len(key) in (2, 3) and key[0] == _TERMINAL_KEY:
-        winners: tuple[int, ...] = key[-1]
+        winners: tuple[int | Fraction, ...] = key[-1]
         return winners
     return None
 

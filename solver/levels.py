@@ -969,9 +969,9 @@ def _freeze(
     utility = np.empty(n, dtype=object)
     node_key = np.empty(n, dtype=object)
     # Terminals: the expected utilities and win indicators of their engine node. Their keys
-    # carry the win indicators, one key tuple per distinct indicator tuple (by identity),
-    # shared: a key per terminal was over a million tuples on the big endgames, for the
-    # collector to traverse.
+    # carry the win indicators, one key tuple per distinct indicator tuple, shared: a key
+    # per terminal was over a million tuples on the big endgames, for the collector to
+    # traverse.
     terminals = np.flatnonzero(kind == TERMINAL)
     t_ent = entry[terminals]
     expect, win = _objects(dag.expect), _objects(dag.win)
@@ -980,9 +980,13 @@ def _freeze(
     if any(u is None for u in expect[used].tolist()) or any(w is None for w in used_win):
         raise AssertionError("a terminal of the reduced game has no expected utility")
     utility[terminals] = expect[t_ent]
-    first, group = group_by_identity(used_win)
+    first, group = group_by_identity(used_win)  # then by value, over the few distinct
+    by_value: dict[object, tuple[str, object]] = {}
+    shared = [
+        by_value.setdefault(used_win[i], (_TERMINAL_KEY, used_win[i])) for i in first.tolist()
+    ]
     keys = np.empty(win.shape[0], dtype=object)
-    keys[used] = _objects([(_TERMINAL_KEY, used_win[i]) for i in first.tolist()])[group]
+    keys[used] = _objects(shared)[group]
     node_key[terminals] = keys[t_ent]
     # Chance nodes below the root: their engine node's outcomes.
     chance = np.flatnonzero(kind == CHANCE)

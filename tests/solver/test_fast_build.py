@@ -88,9 +88,14 @@ def test_fast_build_is_the_reference_build(edition: str, k: int, index: int) -> 
     assert winners == [terminal_winners(slow.game, n) for n in terminals]
     reduced = build_endgame(state, reduce=True).game
     ends = np.flatnonzero(reduced.kind == TERMINAL).tolist()
-    assert None not in [terminal_winners(reduced, n) for n in ends]
     for game, nodes in ((fast.game, terminals), (reduced, ends)):
-        assert len({id(game.node_key[n]) for n in nodes}) <= max(4, len(nodes) // 4)
+        for n in nodes:  # a round win is +1, a loss −1: P1's utility is the winners' difference
+            got = terminal_winners(game, n)
+            assert got is not None
+            utility = game.utility_exact[n]
+            assert utility is not None and utility[0] == got[0] - got[1], n
+        keys = [game.node_key[n] for n in nodes]
+        assert len({id(k) for k in keys}) == len(set(keys)) <= max(4, len(nodes) // 4)
     assert len({slow.game.node_key[n] for n in terminals}) == len(terminals)
 
 
