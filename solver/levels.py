@@ -980,7 +980,8 @@ def _freeze(
     if any(u is None for u in expect[used].tolist()) or any(w is None for w in used_win):
         raise AssertionError("a terminal of the reduced game has no expected utility")
     utility[terminals] = expect[t_ent]
-    first, group = group_by_identity(used_win)  # then by value, over the few distinct
+    # By identity first (hashing tuples of Fractions is slow), then by value over those few.
+    first, group = group_by_identity(used_win)
     by_value: dict[object, tuple[str, object]] = {}
     shared = [
         by_value.setdefault(used_win[i], (_TERMINAL_KEY, used_win[i])) for i in first.tolist()
