@@ -657,15 +657,47 @@ def _sums_to_zero(u: tuple[Fraction, ...]) -> bool:
     return sum(u) == 0
 
 
+def sorted_unique(
+    key: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """``np.unique(key, return_index=True, return_inverse=True)`` for non-negative ``key``:
+    the distinct keys in increasing order, where each first occurs, and each key's index
+    among them. By a least significant digit radix sort: numpy sorts 16-bit digits stably by
+    counting, in linear time, where ``np.unique`` sorts the whole 64-bit keys (about 2.5 times
+    slower on the reduced build's (seen events, chunk) pairs: 0.31 against 0.75 s over
+    classic k = 5 seed 5008's)."""
+    if key.size == 0:
+        return key.copy(), np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    order: npt.NDArray[np.intp] | None = None
+    top = int(key.max())
+    shift = 0
+    while order is None or top >> shift:
+        digit = ((key >> shift) & 0xFFFF).astype(np.uint16)
+        if order is None:
+            order = np.argsort(digit, kind="stable")
+        else:
+            order = order[np.argsort(digit[order], kind="stable")]
+        shift += 16
+    ordered = key[order]
+    new = np.empty(ordered.shape[0], dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(ordered.shape[0], dtype=np.intp)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], order[new], inverse
+
+
+def _from_least(ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``ids`` less the least of them: fewer digits for :func:`sorted_unique` to sort."""
+    return ids - ids.min() if ids.size else ids
+
+
 def group_by_identity(items: Sequence[object]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """Group ``items`` by object identity (builders share one tuple among many nodes): the
     position of each group's first item, and each item's group."""
-    _, first, inverse = np.unique(
-        np.fromiter(map(id, items), dtype=np.uint64, count=len(items)),
-        return_index=True,
-        return_inverse=True,
-    )
-    return first, inverse.reshape(-1)
+    ids = np.fromiter(map(id, items), dtype=np.int64, count=len(items))
+    _, first, inverse = sorted_unique(_from_least(ids))
+    return first, inverse
 
 
 def tree_game(
@@ -878,10 +910,7 @@ def tree_game(
         if terminals[bad]:
             raise ValueError(f"tree_game: terminal {bad} has no utility")
         raise ValueError("tree_game: only terminals have utilities")
-    _, first_of, row_group = np.unique(
-        utility_id[terminal_nodes], return_index=True, return_inverse=True
-    )
-    row_group = row_group.reshape(-1)
+    _, first_of, row_group = sorted_unique(_from_least(utility_id[terminal_nodes].astype(np.int64)))
     bad_rows: list[int] = []
     for g, i in enumerate(terminal_nodes[first_of].tolist()):
         u = utility_exact[i]

@@ -77,6 +77,7 @@ from .efg import (
     InfosetSpec,
     block_offsets,
     group_by_identity,
+    sorted_unique,
     tree_game,
 )
 from .endgame import pool_copies
@@ -374,8 +375,8 @@ def _pair_ids(first: I64, second: I64) -> tuple[I64, I64, I64]:
     m = int(values.shape[0])
     if span * m > DENSE_PAIRS * first.size or span * m >= 2**31:
         width = int(second.max()) + 1
-        uniq, inv = np.unique(first * width + second, return_inverse=True)
-        return uniq // width, uniq % width, inv.reshape(-1)
+        uniq, _, inv = sorted_unique((first - lo) * width + second)
+        return lo + uniq // width, uniq % width, inv
     code = np.cumsum(present) - 1  # each second value's rank among those present
     key = (first - lo) * m + code[second]
     mark = np.zeros(span * m, dtype=bool)

@@ -32,7 +32,7 @@ from loveformal.rulebook import make_ruleset, preset_names
 from loveformal.sampling import random_step
 from loveformal.solver import Certificate, certify, solve
 from loveformal.solver.analysis import solve_position
-from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, Game
+from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, Game, sorted_unique
 from loveformal.solver.endgame import (
     Endgame,
     Reductions,
@@ -41,7 +41,13 @@ from loveformal.solver.endgame import (
     build_endgame,
     extend_strategy,
 )
-from loveformal.solver.levels import DENSE_PAIRS, _Dag, _domination_masks, _pair_ids, _Ranks
+from loveformal.solver.levels import (
+    DENSE_PAIRS,
+    _Dag,
+    _domination_masks,
+    _pair_ids,
+    _Ranks,
+)
 from loveformal.solver.rounds import reduced_round
 from loveformal.state import CHANCE_PHASES, Phase, State
 from tests.solver.test_endgame import D, E
@@ -499,3 +505,25 @@ def test_pair_ids_are_numpys_unique_of_the_pairs() -> None:
         m = len(set(second.tolist()))
         dense += n > 0 and span * m <= DENSE_PAIRS * n
     assert 20 < dense < 180  # both paths taken
+
+
+def test_the_radix_unique_is_numpys_unique() -> None:
+    """``sorted_unique`` (the sorting path of ``_pair_ids``, and the grouping by identity)
+    gives ``np.unique``'s distinct keys, first positions and inverse for keys of one to four
+    16-bit digits, with and without repeats."""
+    rng = np.random.default_rng(11)
+    digits_seen = set()
+    for trial in range(300):
+        n = int(rng.integers(0, 2000)) if trial % 10 else int(rng.integers(0, 3))
+        bits = int(rng.integers(1, 63))
+        high = 1 << bits
+        pool = rng.integers(0, high, max(1, n // int(rng.integers(1, 8))), dtype=np.int64)
+        key = rng.choice(pool, n) if n else np.zeros(0, dtype=np.int64)
+        uniq, first, inverse = sorted_unique(key)
+        want, want_first, want_inverse = np.unique(key, return_index=True, return_inverse=True)
+        assert uniq.tolist() == want.tolist()
+        assert first.tolist() == want_first.tolist()
+        assert inverse.tolist() == want_inverse.reshape(-1).tolist()
+        if n:
+            digits_seen.add(max(1, (int(key.max()).bit_length() + 15) // 16))
+    assert digits_seen == {1, 2, 3, 4}
