@@ -660,19 +660,24 @@ def _sums_to_zero(u: tuple[Fraction, ...]) -> bool:
 def sorted_unique(
     key: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """``np.unique(key, return_index=True, return_inverse=True)`` for non-negative ``key``:
-    the distinct keys in increasing order, where each first occurs, and each key's index
-    among them. By a least significant digit radix sort: numpy sorts 16-bit digits stably by
-    counting, in linear time, where ``np.unique`` sorts the whole 64-bit keys (about 2.5 times
-    slower on the reduced build's (seen events, chunk) pairs: 0.31 against 0.75 s over
-    classic k = 5 seed 5008's)."""
+    """``np.unique(key, return_index=True, return_inverse=True)``: the distinct keys in
+    increasing order, where each first occurs, and each key's index among them. By a least
+    significant digit radix sort of ``key`` less its least value: numpy sorts 16-bit digits
+    stably by counting, in linear time, where ``np.unique`` sorts the whole 64-bit keys (about
+    2.5 times slower on the reduced build's (seen events, chunk) pairs: 0.31 against 0.75 s
+    over classic k = 5 seed 5008's)."""
     if key.size == 0:
         return key.copy(), np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    low = int(key.min())
+    top = int(key.max()) - low
+    if top >= 2**63:  # the offsets would overflow
+        uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        return uniq, first, inverse.reshape(-1)
+    offset = key - low if low else key
     order: npt.NDArray[np.intp] | None = None
-    top = int(key.max())
     shift = 0
     while order is None or top >> shift:
-        digit = ((key >> shift) & 0xFFFF).astype(np.uint16)
+        digit = ((offset >> shift) & 0xFFFF).astype(np.uint16)
         if order is None:
             order = np.argsort(digit, kind="stable")
         else:
@@ -687,16 +692,10 @@ def sorted_unique(
     return ordered[new], order[new], inverse
 
 
-def _from_least(ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """``ids`` less the least of them: fewer digits for :func:`sorted_unique` to sort."""
-    return ids - ids.min() if ids.size else ids
-
-
 def group_by_identity(items: Sequence[object]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """Group ``items`` by object identity (builders share one tuple among many nodes): the
     position of each group's first item, and each item's group."""
-    ids = np.fromiter(map(id, items), dtype=np.int64, count=len(items))
-    _, first, inverse = sorted_unique(_from_least(ids))
+    _, first, inverse = sorted_unique(np.fromiter(map(id, items), dtype=np.int64, count=len(items)))
     return first, inverse
 
 
@@ -910,7 +909,7 @@ def tree_game(
         if terminals[bad]:
             raise ValueError(f"tree_game: terminal {bad} has no utility")
         raise ValueError("tree_game: only terminals have utilities")
-    _, first_of, row_group = sorted_unique(_from_least(utility_id[terminal_nodes].astype(np.int64)))
+    _, first_of, row_group = sorted_unique(utility_id[terminal_nodes].astype(np.int64))
     bad_rows: list[int] = []
     for g, i in enumerate(terminal_nodes[first_of].tolist()):
         u = utility_exact[i]

@@ -50,6 +50,7 @@ from .efg import (
     group_by_identity,
     path_accumulate,
     path_product,
+    sorted_unique,
 )
 
 __all__ = [
@@ -371,7 +372,7 @@ class _Grouped:
             flat = np.zeros(own.shape[0], dtype=np.int64)
             for p, size in enumerate(radix):
                 flat = flat * size + own[:, p]
-            uniq, group = np.unique(flat, return_inverse=True)
+            uniq, _, group = sorted_unique(flat)
             keys = np.empty((uniq.shape[0], len(radix)), dtype=np.int64)
             for p in range(len(radix) - 1, -1, -1):
                 uniq, keys[:, p] = np.divmod(uniq, radix[p])

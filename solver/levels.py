@@ -375,8 +375,8 @@ def _pair_ids(first: I64, second: I64) -> tuple[I64, I64, I64]:
     m = int(values.shape[0])
     if span * m > DENSE_PAIRS * first.size or span * m >= 2**31:
         width = int(second.max()) + 1
-        uniq, _, inv = sorted_unique((first - lo) * width + second)
-        return lo + uniq // width, uniq % width, inv
+        uniq, _, inv = sorted_unique(first * width + second)
+        return uniq // width, uniq % width, inv
     code = np.cumsum(present) - 1  # each second value's rank among those present
     key = (first - lo) * m + code[second]
     mark = np.zeros(span * m, dtype=bool)
@@ -479,7 +479,7 @@ class _Kept:
         if not np.any(sel):
             return out
         n_dom = max(1, len(dag.dom_masks))
-        pairs = np.unique(group[sel] * n_dom + dag.dom_id[d_ent[sel]])
+        pairs = sorted_unique(group[sel] * n_dom + dag.dom_id[d_ent[sel]])[0]
         pg = pairs // n_dom
         mask_of = pairs % n_dom
         starts = np.flatnonzero(np.concatenate(([True], pg[1:] != pg[:-1])))
@@ -490,7 +490,7 @@ class _Kept:
         if np.any(one):
             g_one = groups[one]
             code = counts[g_one] * n_dom + mask_of[starts[one]]
-            distinct, which = np.unique(code, return_inverse=True)
+            distinct, _, which = sorted_unique(code)
             count_of, mask = divmod(distinct, n_dom)
             judged = np.array(
                 [
@@ -782,8 +782,7 @@ def build_levels(
         d_player = dag.player[d_ent]
         d_sid = seen[di, d_player]
         ident = d_sid * n_pub + dag.pub[d_ent]
-        _, first_idx, group = np.unique(ident, return_index=True, return_inverse=True)
-        group = group.reshape(-1)
+        _, first_idx, group = sorted_unique(ident)
         n_groups = int(first_idx.shape[0])
         # Renumber groups by first occurrence (infosets are numbered by their first node).
         rank = np.empty(n_groups, dtype=np.int64)

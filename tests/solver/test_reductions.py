@@ -508,22 +508,27 @@ def test_pair_ids_are_numpys_unique_of_the_pairs() -> None:
 
 
 def test_the_radix_unique_is_numpys_unique() -> None:
-    """``sorted_unique`` (the sorting path of ``_pair_ids``, and the grouping by identity)
-    gives ``np.unique``'s distinct keys, first positions and inverse for keys of one to four
-    16-bit digits, with and without repeats."""
+    """``sorted_unique`` (the sorting path of ``_pair_ids``, the groupings by identity and of
+    the information sets) gives ``np.unique``'s distinct keys, first positions and inverse:
+    for spans of one to four 16-bit digits, negative keys, repeats, and a span too wide to
+    offset (where it falls back to ``np.unique``)."""
     rng = np.random.default_rng(11)
     digits_seen = set()
-    for trial in range(300):
+    extreme = np.array([2**62, -(2**63), 2**63 - 1, 5, -(2**63), 5], dtype=np.int64)
+    for trial in range(301):
         n = int(rng.integers(0, 2000)) if trial % 10 else int(rng.integers(0, 3))
         bits = int(rng.integers(1, 63))
-        high = 1 << bits
-        pool = rng.integers(0, high, max(1, n // int(rng.integers(1, 8))), dtype=np.int64)
+        low = -int(rng.integers(0, 1 << 20)) if trial % 3 == 0 else 0
+        pool = low + rng.integers(0, 1 << bits, max(1, n // int(rng.integers(1, 8))))
         key = rng.choice(pool, n) if n else np.zeros(0, dtype=np.int64)
+        if trial == 300:
+            key = extreme
         uniq, first, inverse = sorted_unique(key)
         want, want_first, want_inverse = np.unique(key, return_index=True, return_inverse=True)
         assert uniq.tolist() == want.tolist()
         assert first.tolist() == want_first.tolist()
         assert inverse.tolist() == want_inverse.reshape(-1).tolist()
-        if n:
-            digits_seen.add(max(1, (int(key.max()).bit_length() + 15) // 16))
+        if n and trial < 300:
+            span = int(key.max()) - int(key.min())
+            digits_seen.add(max(1, (span.bit_length() + 15) // 16))
     assert digits_seen == {1, 2, 3, 4}
