@@ -43,6 +43,8 @@ rebuilding (:mod:`~loveformal.solver.oracle` has the totals).
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -144,6 +146,7 @@ class RestrictedModel:
         self.lp: _Lp | None = None
         self.held: IntArray = np.empty(0, dtype=np.int64)
         self.n_own, self.n_opp = own.sequences, opp.sequences
+        self.basis = BasisTransfer()
 
     def selected(self) -> tuple[int, int]:
         """Sequences the model holds (LP player, opponent)."""
@@ -175,15 +178,15 @@ class RestrictedModel:
         )
         basis = None
         if old is not None:
-            got = self.h.getBasis()
-            if got.valid:
-                basis = _carried(old, got, lp, self.own, self.opp)
+            got = self.basis.read(self.h)
+            if got is not None:
+                basis = _carried(old, *got, lp, self.own, self.opp)
         held: IntArray = np.empty(0, dtype=np.int64)
         if hold and old is not None:
             held = np.flatnonzero(~old.own_selected[lp.cols_x])
         if self.h.passModel(self._model(lp, held)) != highspy.HighsStatus.kOk:
             return None
-        if basis is not None and self.h.setBasis(basis) != highspy.HighsStatus.kOk:
+        if basis is not None and not self.basis.write(self.h, *basis):
             return None
         self.lp = lp
         self.held = held
@@ -302,10 +305,11 @@ class RestrictedModel:
         return float(h.getInfo().objective_function_value), x, y
 
 
-def _carried(old: _Lp, basis: Any, new: _Lp, own: Tree, opp: Tree) -> Any:
-    """The new model's starting basis from the old model's (module docstring)."""
-    cols = np.array([s.value for s in basis.col_status], dtype=np.int64)
-    rows = np.array([s.value for s in basis.row_status], dtype=np.int64)
+def _carried(
+    old: _Lp, cols: IntArray, rows: IntArray, new: _Lp, own: Tree, opp: Tree
+) -> tuple[IntArray, IntArray]:
+    """The new model's starting basis (column and row statuses) from the old model's
+    (module docstring)."""
     nx, ny = len(old.cols_x), len(old.rows_y)
     was_live_q = old.opp_selected[opp.parent[new.cols_q]]
     was_live_e = old.own_selected[own.parent[new.rows_e]]
@@ -321,11 +325,95 @@ def _carried(old: _Lp, basis: Any, new: _Lp, own: Tree, opp: Tree) -> Any:
         ),
         _carry(old.rows_e, rows[ny:], new.rows_e, np.where(was_live_e, LOWER, BASIC)),
     ]
-    out = highspy.HighsBasis()
-    out.col_status = [_STATUS[s] for s in np.concatenate(parts[:2]).tolist()]
-    out.row_status = [_STATUS[s] for s in np.concatenate(parts[2:]).tolist()]
-    out.valid = True
-    return out
+    return np.concatenate(parts[:2]), np.concatenate(parts[2:])
+
+
+class BasisTransfer:
+    """Reads and sets a HiGHS instance's basis as arrays of status numbers.
+
+    ``HighsBasis``'s status lists cost about half a microsecond an entry to read (highspy
+    makes a Python enum object for each) and to fill, a few hundred milliseconds over the
+    grown LP of a slow endgame. A basis file (HiGHS's ``writeBasis``/``readBasis``, format
+    v2: a header, ``Valid``, ``# Columns N``, one ``name status`` line per column, ``# Rows
+    M``, one per row) carries the same numbers in a few milliseconds. Whatever the file
+    does not match exactly (another format, another size, a refused read) is done through
+    ``HighsBasis`` instead, so the basis set is the same either way.
+
+    The file this writes names every column ``x``. HiGHS reads names only against a model's
+    own: ``writeBasis`` names an unnamed model's columns and rows, but each growth passes a
+    new, unnamed model (:meth:`RestrictedModel.grow`), which takes the file. A named model
+    refuses it, and the ``HighsBasis`` route takes over."""
+
+    def __init__(self) -> None:
+        self._dir = tempfile.TemporaryDirectory(prefix="loveformal-basis-")
+        self._path = os.path.join(self._dir.name, "basis.txt")
+        self.by_file = True
+        """False once the file route failed: ``HighsBasis`` from then on."""
+
+    def read(self, h: Any) -> tuple[IntArray, IntArray] | None:
+        """The basis's column and row statuses (None if HiGHS holds no valid basis)."""
+        if self.by_file:
+            got = self._read_file(h)
+            if got is not None:
+                return got if len(got[0]) else None
+            self.by_file = False
+        basis = h.getBasis()
+        if not basis.valid:
+            return None
+        cols = np.array([s.value for s in basis.col_status], dtype=np.int64)
+        rows = np.array([s.value for s in basis.row_status], dtype=np.int64)
+        return cols, rows
+
+    def write(self, h: Any, cols: IntArray, rows: IntArray) -> bool:
+        """Set the basis from status numbers (False if HiGHS refuses it)."""
+        if self.by_file:
+            lines = np.empty((len(cols) + len(rows), 4), dtype=np.uint8)
+            lines[:] = np.frombuffer(b"x 0\n", dtype=np.uint8)
+            lines[:, 2] += np.concatenate([cols, rows]).astype(np.uint8)
+            body = lines.tobytes()
+            head = b"HiGHS_basis_file v2\nValid\n# Columns %d\n" % len(cols)
+            with open(self._path, "wb") as f:
+                f.write(head + body[: 4 * len(cols)])
+                f.write(b"# Rows %d\n" % len(rows) + body[4 * len(cols) :])
+            if h.readBasis(self._path) == highspy.HighsStatus.kOk:
+                return True
+            self.by_file = False
+        out = highspy.HighsBasis()
+        out.col_status = [_STATUS[s] for s in cols.tolist()]
+        out.row_status = [_STATUS[s] for s in rows.tolist()]
+        out.valid = True
+        return bool(h.setBasis(out) == highspy.HighsStatus.kOk)
+
+    def _read_file(self, h: Any) -> tuple[IntArray, IntArray] | None:
+        """The statuses through a basis file; empty arrays for an invalid basis; None when
+        the file is not what this reads."""
+        n_cols, n_rows = h.getNumCol(), h.getNumRow()
+        if h.writeBasis(self._path) == highspy.HighsStatus.kError:
+            return None
+        with open(self._path, "rb") as f:
+            text = f.read()
+        buf = np.frombuffer(text, dtype=np.uint8)
+        ends = np.flatnonzero(buf == ord("\n"))
+        starts = np.concatenate([[0], ends[:-1] + 1])
+        if len(ends) < 2 or not text.startswith(b"HiGHS_basis_file v2\n"):
+            return None
+        second = text[starts[1] : ends[1]]
+        if second == b"Invalid":
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        if second != b"Valid" or len(ends) != 4 + n_cols + n_rows:
+            return None
+        rows_at = 3 + n_cols
+        if (
+            text[starts[2] : ends[2]] != b"# Columns %d" % n_cols
+            or text[starts[rows_at] : ends[rows_at]] != b"# Rows %d" % n_rows
+        ):
+            return None
+        lines = np.concatenate([np.arange(3, rows_at), np.arange(rows_at + 1, len(ends))])
+        status = buf[ends[lines] - 1].astype(np.int64) - ord("0")
+        # Each status line ends in a space and one digit that is a status.
+        if np.any(buf[ends[lines] - 2] != ord(" ")) or np.any((status < 0) | (status > 4)):
+            return None
+        return status[:n_cols], status[n_cols:]
 
 
 def _carry(

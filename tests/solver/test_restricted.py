@@ -176,3 +176,68 @@ def test_status_numbers_are_highs_basis_statuses() -> None:
     ]
     assert restricted._STATUS[restricted.UPPER] == statuses.kUpper
     assert restricted._STATUS[restricted.ZERO] == statuses.kZero
+
+
+def _statuses(h: Any) -> tuple[list[int], list[int]]:
+    """The basis through ``HighsBasis`` (the slow route the file replaces)."""
+    basis = h.getBasis()
+    assert basis.valid
+    return [s.value for s in basis.col_status], [s.value for s in basis.row_status]
+
+
+def test_the_basis_file_reads_and_sets_the_highs_basis() -> None:
+    """The basis carried from one restricted LP to the next goes through a basis file: what
+    it reads is ``HighsBasis``'s statuses, what it sets is what HiGHS then holds, and the
+    grown model's own transfer used the file throughout."""
+    model, *_ = _grown_once(CLASSIC_K4)
+    assert model.basis.by_file  # the growth above read and set its basis by file
+    assert model.run(False, oracle.DUAL) is not None
+    transfer = restricted.BasisTransfer()
+    got = transfer.read(model.h)
+    assert got is not None and transfer.by_file
+    cols, rows = got
+    want_cols, want_rows = _statuses(model.h)
+    assert (cols.tolist(), rows.tolist()) == (want_cols, want_rows)
+    assert {restricted.BASIC, restricted.LOWER} <= set(cols.tolist())
+    # Set another basis (a basic column and a nonbasic one swapped) on the same LP passed
+    # afresh, as each growth passes its model, and read it back.
+    basic = int(np.flatnonzero(cols == restricted.BASIC)[0])
+    lower = int(np.flatnonzero(cols == restricted.LOWER)[0])
+    swapped = cols.copy()
+    swapped[[basic, lower]] = swapped[[lower, basic]]
+    assert model.lp is not None
+    fresh = seqform._new()
+    fresh.passModel(model._model(model.lp, model.held))
+    assert transfer.write(fresh, swapped, rows) and transfer.by_file
+    assert _statuses(fresh) == (swapped.tolist(), want_rows)
+
+
+class _OtherFormat:
+    """A HiGHS instance whose basis files are in a format the transfer does not read."""
+
+    def __init__(self, h: Any) -> None:
+        self.h = h
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.h, name)
+
+    def writeBasis(self, path: str) -> Any:
+        status = self.h.writeBasis(path)
+        with open(path, "rb") as f:
+            text = f.read()
+        with open(path, "wb") as f:
+            f.write(text.replace(b"HiGHS_basis_file v2", b"HiGHS_basis_file v3"))
+        return status
+
+
+def test_a_basis_file_it_cannot_read_falls_back_to_highs_basis() -> None:
+    """A planted change of format: the transfer reads the basis through ``HighsBasis``
+    instead (the same statuses), and from then on sets it that way too."""
+    model, *_ = _grown_once(CLASSIC_K4)
+    assert model.run(False, oracle.DUAL) is not None
+    transfer = restricted.BasisTransfer()
+    got = transfer.read(_OtherFormat(model.h))
+    assert got is not None and not transfer.by_file
+    assert (got[0].tolist(), got[1].tolist()) == _statuses(model.h)
+    assert transfer.write(model.h, *got)
+    assert _statuses(model.h) == (got[0].tolist(), got[1].tolist())
