@@ -695,7 +695,8 @@ def sorted_unique(
 def group_by_identity(items: Sequence[object]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """Group ``items`` by object identity (builders share one tuple among many nodes): the
     position of each group's first item, and each item's group."""
-    _, first, inverse = sorted_unique(np.fromiter(map(id, items), dtype=np.int64, count=len(items)))
+    ids = np.fromiter(map(id, items), dtype=np.uint64, count=len(items))
+    _, first, inverse = sorted_unique(ids.view(np.int64))
     return first, inverse
 
 

@@ -334,10 +334,19 @@ class BasisTransfer:
     ``HighsBasis``'s status lists cost about half a microsecond an entry to read (highspy
     makes a Python enum object for each) and to fill, a few hundred milliseconds over the
     grown LP of a slow endgame. A basis file (HiGHS's ``writeBasis``/``readBasis``, format
-    v2: a header, ``Valid``, ``# Columns N``, one ``name status`` line per column, ``# Rows
-    M``, one per row) carries the same numbers in a few milliseconds. Whatever the file
-    does not match exactly (another format, another size, a refused read) is done through
-    ``HighsBasis`` instead, so the basis set is the same either way.
+    v2: a header, ``Valid`` (``None`` for no valid basis), ``# Columns N``, one ``name
+    status`` line per column, ``# Rows M``, one per row) carries the same numbers in a few
+    milliseconds. Whatever the file route cannot do exactly (another format or size, a
+    refused read, a failed write) is done through ``HighsBasis`` instead, for the rest of
+    this transfer's life.
+
+    Reading gives exactly ``getBasis``'s statuses. Setting differs in one way:
+    ``readBasis`` takes the statuses as they are, where ``setBasis`` of a ``HighsBasis``
+    (an "alien" basis) first factorises it, repairs it if singular, and accepts a wrong
+    number of basic variables. ``readBasis`` refuses that last case, which then goes through
+    ``HighsBasis``; a singular basis would be repaired by the simplex as it starts instead.
+    On the slow endgames measured the simplex takes the same iterations either way, and the
+    solves are the same (``docs/solver.md``).
 
     The file this writes names every column ``x``. HiGHS reads names only against a model's
     own: ``writeBasis`` names an unnamed model's columns and rows, but each growth passes a
@@ -345,17 +354,27 @@ class BasisTransfer:
     refuses it, and the ``HighsBasis`` route takes over."""
 
     def __init__(self) -> None:
-        self._dir = tempfile.TemporaryDirectory(prefix="loveformal-basis-")
-        self._path = os.path.join(self._dir.name, "basis.txt")
+        self._dir: tempfile.TemporaryDirectory[str] | None = None
         self.by_file = True
         """False once the file route failed: ``HighsBasis`` from then on."""
+
+    @property
+    def _path(self) -> str:
+        """The basis file (its directory made at first use, removed with this transfer)."""
+        if self._dir is None:
+            self._dir = tempfile.TemporaryDirectory(prefix="loveformal-basis-")
+        return os.path.join(self._dir.name, "basis.txt")
 
     def read(self, h: Any) -> tuple[IntArray, IntArray] | None:
         """The basis's column and row statuses (None if HiGHS holds no valid basis)."""
         if self.by_file:
-            got = self._read_file(h)
+            try:
+                got = self._read_file(h)
+            except OSError:
+                got = None
             if got is not None:
-                return got if len(got[0]) else None
+                valid, cols, rows = got
+                return (cols, rows) if valid else None
             self.by_file = False
         basis = h.getBasis()
         if not basis.valid:
@@ -372,20 +391,24 @@ class BasisTransfer:
             lines[:, 2] += np.concatenate([cols, rows]).astype(np.uint8)
             body = lines.tobytes()
             head = b"HiGHS_basis_file v2\nValid\n# Columns %d\n" % len(cols)
-            with open(self._path, "wb") as f:
-                f.write(head + body[: 4 * len(cols)])
-                f.write(b"# Rows %d\n" % len(rows) + body[4 * len(cols) :])
-            if h.readBasis(self._path) == highspy.HighsStatus.kOk:
+            try:
+                with open(self._path, "wb") as f:
+                    f.write(head + body[: 4 * len(cols)])
+                    f.write(b"# Rows %d\n" % len(rows) + body[4 * len(cols) :])
+                taken = h.readBasis(self._path) == highspy.HighsStatus.kOk
+            except OSError:
+                taken = False
+            if taken:
                 return True
-            self.by_file = False
+            self.by_file = False  # a refused read leaves HiGHS's basis as it was
         out = highspy.HighsBasis()
         out.col_status = [_STATUS[s] for s in cols.tolist()]
         out.row_status = [_STATUS[s] for s in rows.tolist()]
         out.valid = True
         return bool(h.setBasis(out) == highspy.HighsStatus.kOk)
 
-    def _read_file(self, h: Any) -> tuple[IntArray, IntArray] | None:
-        """The statuses through a basis file; empty arrays for an invalid basis; None when
+    def _read_file(self, h: Any) -> tuple[bool, IntArray, IntArray] | None:
+        """Whether the basis is valid, and its statuses, through a basis file; None when
         the file is not what this reads."""
         n_cols, n_rows = h.getNumCol(), h.getNumRow()
         if h.writeBasis(self._path) == highspy.HighsStatus.kError:
@@ -398,8 +421,8 @@ class BasisTransfer:
         if len(ends) < 2 or not text.startswith(b"HiGHS_basis_file v2\n"):
             return None
         second = text[starts[1] : ends[1]]
-        if second == b"Invalid":
-            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        if second == b"None" and len(ends) == 2:
+            return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
         if second != b"Valid" or len(ends) != 4 + n_cols + n_rows:
             return None
         rows_at = 3 + n_cols
@@ -413,7 +436,7 @@ class BasisTransfer:
         # Each status line ends in a space and one digit that is a status.
         if np.any(buf[ends[lines] - 2] != ord(" ")) or np.any((status < 0) | (status > 4)):
             return None
-        return status[:n_cols], status[n_cols:]
+        return True, status[:n_cols], status[n_cols:]
 
 
 def _carry(

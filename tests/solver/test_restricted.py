@@ -241,3 +241,42 @@ def test_a_basis_file_it_cannot_read_falls_back_to_highs_basis() -> None:
     assert (got[0].tolist(), got[1].tolist()) == _statuses(model.h)
     assert transfer.write(model.h, *got)
     assert _statuses(model.h) == (got[0].tolist(), got[1].tolist())
+
+
+def test_a_basis_the_file_cannot_set_goes_through_highs_basis() -> None:
+    """A basis with one basic column too many: ``readBasis`` refuses it, and the transfer
+    sets it as ``setBasis`` of a ``HighsBasis`` does (accepted and repaired), on a model
+    passed afresh."""
+    model, *_ = _grown_once(CLASSIC_K4)
+    assert model.run(False, oracle.DUAL) is not None and model.lp is not None
+    got = restricted.BasisTransfer().read(model.h)
+    assert got is not None
+    cols, rows = got
+    extra = cols.copy()
+    extra[int(np.flatnonzero(cols == restricted.LOWER)[0])] = restricted.BASIC
+    by_object = seqform._new()
+    by_object.passModel(model._model(model.lp, model.held))
+    basis = highspy.HighsBasis()
+    basis.col_status = [restricted._STATUS[s] for s in extra.tolist()]
+    basis.row_status = [restricted._STATUS[s] for s in rows.tolist()]
+    basis.valid = True
+    assert by_object.setBasis(basis) == highspy.HighsStatus.kOk
+    fresh = seqform._new()
+    fresh.passModel(model._model(model.lp, model.held))
+    transfer = restricted.BasisTransfer()
+    assert transfer.write(fresh, extra, rows)
+    assert not transfer.by_file  # the file was refused
+    assert _statuses(fresh) == _statuses(by_object)
+
+
+def test_no_valid_basis_reads_as_none_by_file() -> None:
+    """A model not yet solved has no valid basis: the file says so (``None``), and the
+    transfer reads it without leaving the file route."""
+    model, *_ = _grown_once(CLASSIC_K4)
+    assert model.lp is not None
+    fresh = seqform._new()
+    fresh.passModel(model._model(model.lp, model.held))
+    assert not fresh.getBasis().valid
+    transfer = restricted.BasisTransfer()
+    assert transfer.read(fresh) is None
+    assert transfer.by_file
