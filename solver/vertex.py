@@ -218,11 +218,10 @@ def exact_plans(
     lp = model.lp
     if lp is None or denominator.bit_length() > MAX_DENOMINATOR_BITS:
         return None
-    basis = model.h.getBasis()
-    if not basis.valid:
+    basis = model.basis.read(model.h)
+    if basis is None:
         return None
-    col_basic = np.array([s.value == BASIC for s in basis.col_status], dtype=bool)
-    row_basic = np.array([s.value == BASIC for s in basis.row_status], dtype=bool)
+    col_basic, row_basic = basis[0] == BASIC, basis[1] == BASIC
     rows, cols, vals, shape = model.triplets(lp, exact_pay, denominator)
     if len(col_basic) != shape[1] or len(row_basic) != shape[0]:
         return None

@@ -41,13 +41,7 @@ from loveformal.solver.endgame import (
     build_endgame,
     extend_strategy,
 )
-from loveformal.solver.levels import (
-    DENSE_PAIRS,
-    _Dag,
-    _domination_masks,
-    _pair_ids,
-    _Ranks,
-)
+from loveformal.solver.levels import DENSE_PAIRS, _Dag, _domination_masks, _pair_ids, _Ranks
 from loveformal.solver.rounds import reduced_round
 from loveformal.state import CHANCE_PHASES, Phase, State
 from tests.solver.test_endgame import D, E
