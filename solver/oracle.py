@@ -98,6 +98,7 @@ import scipy.sparse
 
 from .efg import block_offsets
 from .restricted import RestrictedModel
+from .warm import cfr_averages
 
 __all__ = ["Restricted", "SequenceTree", "StepProgress", "per_set", "solve_restricted"]
 
@@ -442,22 +443,7 @@ def _warm_support(
     """The first restricted game: the support of a short run of CFR+ (alternating updates,
     linear averaging) in sequence form, plus both players' best responses to its average.
     Any start is sound (the loop only grows it); a good one saves restricted LPs."""
-    q_own, q_opp = np.zeros(own.sequences), np.zeros(opp.sequences)
-    b_own, b_opp = own.matched(q_own), opp.matched(q_opp)  # uniform behaviour
-    y = opp.plan_of(b_opp)
-    sum_x, sum_y = np.zeros(own.sequences), np.zeros(opp.sequences)
-    for t in range(1, WARM_ITERATIONS + 1):
-        _, r = own.counterfactual(payoff @ y, b_own)
-        q_own = np.maximum(q_own + r, 0.0)
-        b_own = own.matched(q_own)
-        x = own.plan_of(b_own)
-        sum_x += t * x
-        _, r = opp.counterfactual(-(pay_t @ x), b_opp)
-        q_opp = np.maximum(q_opp + r, 0.0)
-        b_opp = opp.matched(q_opp)
-        y = opp.plan_of(b_opp)
-        sum_y += t * y
-    avg_x, avg_y = sum_x / sum_x[0], sum_y / sum_y[0]
+    avg_x, avg_y = cfr_averages(own, opp, payoff, pay_t, WARM_ITERATIONS)
     _, own_br = own.best_response(payoff @ avg_y, maximise=True)
     _, opp_br = opp.best_response(pay_t @ avg_x, maximise=False)
     own_sel = own.support(avg_x, SUPPORT_THRESHOLD) | own_br
