@@ -56,7 +56,7 @@ import scipy.sparse
 from .certify import Plan
 from .efg import TERMINAL, Game, gc_paused
 from .oracle import DUAL, SequenceTree, StepProgress, per_set, solve_restricted
-from .restricted import RestrictedModel
+from .restricted import RestrictedModel, pass_lp
 from .vertex import exact_plans
 
 if TYPE_CHECKING:
@@ -236,23 +236,19 @@ def _highs(
         return _linprog(c, a_ub, a_eq, b_eq, free_from, what)
     matrix = scipy.sparse.vstack([a_ub, a_eq], format="csc")
     n_ub = a_ub.shape[0]
-    n_rows, n_cols = matrix.shape
-    lp = highspy.HighsLp()
-    lp.num_col_ = n_cols
-    lp.num_row_ = n_rows
-    lp.col_cost_ = c
-    lp.col_lower_ = np.concatenate([np.zeros(free_from), np.full(n_cols - free_from, -_INF)])
-    lp.col_upper_ = np.full(n_cols, _INF)
-    lp.row_lower_ = np.concatenate([np.full(n_ub, -_INF), b_eq])
-    lp.row_upper_ = np.concatenate([np.zeros(n_ub), b_eq])
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.num_col_ = n_cols
-    lp.a_matrix_.num_row_ = n_rows
-    lp.a_matrix_.start_ = matrix.indptr
-    lp.a_matrix_.index_ = matrix.indices
-    lp.a_matrix_.value_ = matrix.data
+    n_cols = matrix.shape[1]
     h = _new()
-    h.passModel(lp)
+    taken = pass_lp(
+        h,
+        c,
+        np.concatenate([np.zeros(free_from), np.full(n_cols - free_from, -_INF)]),
+        np.full(n_cols, _INF),
+        np.concatenate([np.full(n_ub, -_INF), b_eq]),
+        np.concatenate([np.zeros(n_ub), b_eq]),
+        matrix,
+    )
+    if not taken:
+        raise RuntimeError(f"HiGHS refused {what}")
     h.run()
     model_status = h.getModelStatus()
     if model_status == highspy.HighsModelStatus.kOptimal:

@@ -207,7 +207,7 @@ def test_the_basis_file_reads_and_sets_the_highs_basis() -> None:
     swapped[[basic, lower]] = swapped[[lower, basic]]
     assert model.lp is not None
     fresh = seqform._new()
-    fresh.passModel(model._model(model.lp, model.held))
+    assert model.pass_to(fresh, model.lp, model.held)
     assert transfer.write(fresh, swapped, rows) and transfer.by_file
     assert _statuses(fresh) == (swapped.tolist(), want_rows)
 
@@ -255,14 +255,14 @@ def test_a_basis_the_file_cannot_set_goes_through_highs_basis() -> None:
     extra = cols.copy()
     extra[int(np.flatnonzero(cols == restricted.LOWER)[0])] = restricted.BASIC
     by_object = seqform._new()
-    by_object.passModel(model._model(model.lp, model.held))
+    assert model.pass_to(by_object, model.lp, model.held)
     basis = highspy.HighsBasis()
     basis.col_status = [restricted._STATUS[s] for s in extra.tolist()]
     basis.row_status = [restricted._STATUS[s] for s in rows.tolist()]
     basis.valid = True
     assert by_object.setBasis(basis) == highspy.HighsStatus.kOk
     fresh = seqform._new()
-    fresh.passModel(model._model(model.lp, model.held))
+    assert model.pass_to(fresh, model.lp, model.held)
     transfer = restricted.BasisTransfer()
     assert transfer.write(fresh, extra, rows)
     assert not transfer.by_file  # the file was refused
@@ -275,7 +275,7 @@ def test_no_valid_basis_reads_as_none_by_file() -> None:
     model, *_ = _grown_once(CLASSIC_K4)
     assert model.lp is not None
     fresh = seqform._new()
-    fresh.passModel(model._model(model.lp, model.held))
+    assert model.pass_to(fresh, model.lp, model.held)
     assert not fresh.getBasis().valid
     transfer = restricted.BasisTransfer()
     assert transfer.read(fresh) is None
