@@ -280,3 +280,29 @@ def test_no_valid_basis_reads_as_none_by_file() -> None:
     transfer = restricted.BasisTransfer()
     assert transfer.read(fresh) is None
     assert transfer.by_file
+
+
+def test_pass_lp_gives_highs_the_lp_as_given_every_column_continuous() -> None:
+    """``max x + y`` s.t. ``2x + y ≤ 3.25``, ``x − y = 0.5``: the LP optimum 2 at (1.25, 0.75)
+    has fractional columns, which integer columns would cut off."""
+    matrix = scipy.sparse.csc_matrix(np.array([[2.0, 1.0], [1.0, -1.0]]))
+    h = seqform._new()
+    assert restricted.pass_lp(
+        h,
+        np.array([-1.0, -1.0]),
+        np.zeros(2),
+        np.full(2, highspy.kHighsInf),
+        np.array([-highspy.kHighsInf, 0.5]),
+        np.array([3.25, 0.5]),
+        matrix,
+    )
+    held = h.getLp()
+    assert np.array_equal(np.asarray(held.a_matrix_.start_), matrix.indptr)
+    assert np.array_equal(np.asarray(held.a_matrix_.index_), matrix.indices)
+    assert np.array_equal(np.asarray(held.a_matrix_.value_), matrix.data)
+    assert np.array_equal(np.asarray(held.row_lower_), [-highspy.kHighsInf, 0.5])
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    assert h.getInfo().objective_function_value == pytest.approx(-2.0)
+    assert np.allclose(np.asarray(h.getSolution().col_value), [1.25, 0.75])
+    assert h.getBasis().valid  # a simplex basis: solved as an LP
