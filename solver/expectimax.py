@@ -454,19 +454,46 @@ def tree_values_and_responses(
     total0 = total1 = 0
     w0 = [0] * game.num_sequences(0)
     w1 = [0] * game.num_sequences(1)
-    for (s0, s1), (u0, u1) in g.sums.items():
-        a, b = x0[s0], x1[s1]
-        if b and u0:
-            r = u0 * b
-            w0[s0] += r
-            total0 += r * a
-        if a and u1:
-            r = u1 * a
-            w1[s1] += r
-            total1 += r * b
+    if g.keys is not None and g.values is not None:
+        w0, total0 = _weights(g.keys[:, 0], g.keys[:, 1], g.values[:, 0], x0, x1, len(w0))
+        w1, total1 = _weights(g.keys[:, 1], g.keys[:, 0], g.values[:, 1], x1, x0, len(w1))
+    else:
+        for (s0, s1), (u0, u1) in g.sums.items():
+            a, b = x0[s0], x1[s1]
+            if b and u0:
+                r = u0 * b
+                w0[s0] += r
+                total0 += r * a
+            if a and u1:
+                r = u1 * a
+                w1[s1] += r
+                total1 += r * b
     den = g.denominator
     values = (Fraction(total0, den * d0 * d1), Fraction(total1, den * d0 * d1))
     return values, (_pure_response(game, 0, w0, den * d1), _pure_response(game, 1, w1, den * d0))
+
+
+def _weights(
+    own: npt.NDArray[np.int64],
+    other: npt.NDArray[np.int64],
+    payoff: npt.NDArray[np.int64],
+    x_own: list[int],
+    x_other: list[int],
+    size: int,
+) -> tuple[list[int], int]:
+    """From the grouped payoffs (one entry per pair of sequences: ``own[i]``, ``other[i]``,
+    numerator ``payoff[i]``): each own sequence's payoff against the other plan
+    (``Σ payoff · x_other``, exact integers) and the plans' total ``Σ x_own · w``. Only the
+    entries the other plan reaches, with a nonzero payoff, are read: the rest add 0."""
+    reached = np.fromiter((v != 0 for v in x_other), dtype=np.bool_, count=len(x_other))
+    keep = np.flatnonzero(reached[other] & (payoff != 0))
+    w = [0] * size
+    for s, t, u in zip(
+        own[keep].tolist(), other[keep].tolist(), payoff[keep].tolist(), strict=True
+    ):
+        w[s] += u * x_other[t]
+    total = sum(a * b for a, b in zip(x_own, w, strict=True) if a and b)
+    return w, total
 
 
 def _pure_response(game: Game, seat: int, w: list[int], den: int) -> BestResponse:

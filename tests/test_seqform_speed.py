@@ -121,18 +121,25 @@ def test_payoff_matrix_from_arrays_equals_the_exact_sums() -> None:
         assert got[pair] == float(v)
 
 
+@pytest.mark.parametrize("unplayed", [False, True])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_fused_certificate_pass_equals_the_separate_ones(seed: int) -> None:
+def test_fused_certificate_pass_equals_the_separate_ones(seed: int, unplayed: bool) -> None:
     """The certificate's one-pass values and best responses on two-player trees equal the
     separate root-value and best-response computations, for a random (non-equilibrium)
-    profile."""
+    profile; with ``unplayed``, one with actions of probability 0 (the pass skips the payoffs
+    of sequences a plan does not reach)."""
     from loveformal.solver import expectimax
 
     game = random_game(seed, seed % 2)
     assert game.is_tree()
+    assert expectimax._grouped(game).keys is not None  # the numpy grouping's pass
     rng = random.Random(seed)
+    low = 0 if unplayed else 1
     profile = {
-        p: {i.key: {a: Fraction(rng.randint(1, 5)) for a in i.actions} for i in game.infosets_of(p)}
+        p: {
+            i.key: {a: Fraction(rng.randint(low, 5) if j else 1) for j, a in enumerate(i.actions)}
+            for i in game.infosets_of(p)
+        }
         for p in range(2)
     }
     table = expectimax._exact_profile(game, profile)
