@@ -138,9 +138,10 @@ def pass_lp(
     row_lower: FloatArray,
     row_upper: FloatArray,
     matrix: scipy.sparse.csc_matrix,
-) -> bool:
+) -> Any:
     """Pass the LP ``min costᵀx`` s.t. ``row_lower ≤ matrix·x ≤ row_upper``, ``col_lower ≤ x ≤
-    col_upper`` to the HiGHS instance ``h``, every column continuous: whether HiGHS took it.
+    col_upper`` to the HiGHS instance ``h``, every column continuous: HiGHS's status
+    (``HighsStatus``: ``kWarning`` when it dropped tiny entries, ``kError`` if it refused).
 
     It goes through highspy's ``passModel`` overload that takes numpy arrays (read through
     the buffer protocol, as one block each). The fields of a ``HighsLp`` are converted entry
@@ -165,7 +166,7 @@ def pass_lp(
         matrix.data.astype(np.float64),
         np.zeros(n_col, dtype=np.int32),
     )
-    return bool(status == highspy.HighsStatus.kOk)
+    return status
 
 
 class RestrictedModel:
@@ -302,7 +303,8 @@ class RestrictedModel:
         upper = np.zeros(ny + ne)
         lower[ny] = upper[ny] = 1.0
         col_lower = np.concatenate([np.zeros(nx), np.full(nq, -_INF)])
-        return pass_lp(h, cost, col_lower, col_upper, lower, upper, matrix)
+        status = pass_lp(h, cost, col_lower, col_upper, lower, upper, matrix)
+        return bool(status == highspy.HighsStatus.kOk)
 
     def run(self, cold: bool, strategy: int) -> tuple[float, FloatArray, FloatArray] | None:
         """Solve the model with the simplex ``strategy`` (from its basis unless ``cold``): the

@@ -46,6 +46,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import highspy
@@ -89,8 +90,8 @@ class Solution:
     """Game value for player 0: the optimum of player 0's LP (of player 1's when only that one
     was solved; of the last restricted LP, clamped into the whole game's best-response
     bracket, when it was grown on a restricted game)."""
-    strategies: tuple[Strategy, Strategy]
-    """Behaviour strategies of players 0 and 1 (every infoset present)."""
+    strategies_of: Callable[[], tuple[Strategy, Strategy]] = field(compare=False, repr=False)
+    """Makes :attr:`strategies` (on its first use)."""
     realization_plans: tuple[FloatArray, FloatArray]
     """``x`` and ``y`` after clipping negatives to 0."""
     value_player1_lp: float | None
@@ -112,6 +113,14 @@ class Solution:
     """Whether :attr:`vertex` starts from the last restricted LP's basis at hand (else it
     solves the whole LP again, in the merged form): the caller then asks for it before
     certifying :attr:`strategies`, else only when their certificate leaves a bracket."""
+
+    @cached_property
+    def strategies(self) -> tuple[Strategy, Strategy]:
+        """Behaviour strategies of players 0 and 1 (every infoset present), read off
+        :attr:`realization_plans` on first use: a dictionary per information set, which
+        takes a few tenths of a second on the largest benchmark endgames, and which a caller
+        that certifies the exact vertex never reads."""
+        return self.strategies_of()
 
 
 def _check(game: Game) -> None:
@@ -238,7 +247,7 @@ def _highs(
     n_ub = a_ub.shape[0]
     n_cols = matrix.shape[1]
     h = _new()
-    taken = pass_lp(
+    status = pass_lp(
         h,
         c,
         np.concatenate([np.zeros(free_from), np.full(n_cols - free_from, -_INF)]),
@@ -247,7 +256,7 @@ def _highs(
         np.concatenate([np.zeros(n_ub), b_eq]),
         matrix,
     )
-    if not taken:
+    if status == highspy.HighsStatus.kError:  # a warning (tiny entries dropped) is no refusal
         raise RuntimeError(f"HiGHS refused {what}")
     h.run()
     model_status = h.getModelStatus()
@@ -416,7 +425,7 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
 
     return Solution(
         value=value,
-        strategies=(_behaviour(game, 0, x), _behaviour(game, 1, y)),
+        strategies_of=lambda: (_behaviour(game, 0, x), _behaviour(game, 1, y)),
         realization_plans=(x, y),
         value_player1_lp=value1,
         setup_seconds=(t1 - t0),

@@ -287,7 +287,7 @@ def test_pass_lp_gives_highs_the_lp_as_given_every_column_continuous() -> None:
     has fractional columns, which integer columns would cut off."""
     matrix = scipy.sparse.csc_matrix(np.array([[2.0, 1.0], [1.0, -1.0]]))
     h = seqform._new()
-    assert restricted.pass_lp(
+    assert highspy.HighsStatus.kOk == restricted.pass_lp(
         h,
         np.array([-1.0, -1.0]),
         np.zeros(2),
