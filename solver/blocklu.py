@@ -62,24 +62,50 @@ def _singletons(
     """Repeatedly take a line (row of a CSR ``lines``, or column of a CSC one) with one entry
     among the other lines left, and that entry's line of the other kind (``across``, the same
     matrix compressed the other way): both lists in the order taken. ``count`` holds each
-    line's entries among the other lines left; the arrays are updated in place."""
-    taken: list[int] = []
-    partners: list[int] = []
-    stack = np.flatnonzero(count == 1).tolist()
-    while stack:
-        i = stack.pop()
-        if not line_alive[i] or count[i] != 1:
-            continue
-        others = lines.indices[lines.indptr[i] : lines.indptr[i + 1]]
-        j = int(others[other_alive[others]][0])
-        taken.append(i)
-        partners.append(j)
-        line_alive[i] = other_alive[j] = False
-        hit = across.indices[across.indptr[j] : across.indptr[j + 1]]
+    line's entries among the other lines left; the arrays are updated in place.
+
+    In rounds: every line with one entry left at the start of a round is taken in it (of two
+    whose entry is in the same other line, the first; the second then has none left, as if
+    taken one by one). A line's other entries lie in lines taken in earlier rounds, so the
+    order of the rounds is a triangular order as the one-by-one order is."""
+    taken: list[IntArray] = []
+    partners: list[IntArray] = []
+    ready = np.flatnonzero(line_alive & (count == 1))
+    while ready.size:
+        at, owner = _entries(lines, ready)
+        other = lines.indices[at]
+        live = other_alive[other]
+        partner = np.empty(ready.size, dtype=np.int64)
+        partner[owner[live]] = other[live]  # one live entry each (count 1)
+        first = np.sort(np.unique(partner, return_index=True)[1])
+        ready, partner = ready[first], partner[first]
+        taken.append(ready)
+        partners.append(partner)
+        line_alive[ready] = False
+        other_alive[partner] = False
+        at, _ = _entries(across, partner)
+        hit = across.indices[at].astype(np.int64)
         hit = hit[line_alive[hit]]
-        count[hit] -= 1
-        stack.extend(hit[count[hit] == 1].tolist())
-    return taken, partners
+        count -= np.bincount(hit, minlength=count.shape[0])
+        ready = np.unique(hit[count[hit] == 1])
+    if not taken:
+        return [], []
+    out: tuple[list[int], list[int]] = (
+        np.concatenate(taken).tolist(),
+        np.concatenate(partners).tolist(),
+    )
+    return out
+
+
+def _entries(lines: scipy.sparse.spmatrix, which: IntArray) -> tuple[IntArray, IntArray]:
+    """The positions in ``lines.indices`` of the entries of lines ``which`` (a compressed
+    matrix's rows or columns), and each one's place in ``which``."""
+    start = lines.indptr[which].astype(np.int64)
+    size = lines.indptr[which + 1].astype(np.int64) - start
+    owner = np.repeat(np.arange(which.shape[0], dtype=np.int64), size)
+    offset = np.cumsum(size) - size
+    at = np.arange(int(size.sum()), dtype=np.int64) - offset[owner] + start[owner]
+    return at, owner
 
 
 class BlockLU:

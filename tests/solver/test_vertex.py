@@ -235,6 +235,57 @@ def test_the_block_lu_solves_both_ways(seed: int) -> None:
     assert np.abs(matrix.T @ lu.solve_transposed(r) - r).max() < 1e-9
 
 
+def _peeled_one_by_one(matrix: scipy.sparse.csc_matrix) -> tuple[set[int], ...]:
+    """The front rows and columns, back rows and columns, taking one singleton at a time."""
+    dense = matrix.toarray() != 0
+    rows, cols = set(range(dense.shape[0])), set(range(dense.shape[1]))
+    out: list[set[int]] = [set(), set(), set(), set()]
+    for part, by_row in ((0, True), (2, False)):
+        progress = True
+        while progress:
+            progress = False
+            for i in sorted(rows if by_row else cols):
+                line = dense[i] if by_row else dense[:, i]
+                live = [j for j in (cols if by_row else rows) if line[j]]
+                if len(live) == 1:
+                    (rows if by_row else cols).discard(i)
+                    (cols if by_row else rows).discard(live[0])
+                    out[part if by_row else part + 1].add(i)
+                    out[part + 1 if by_row else part].add(live[0])
+                    progress = True
+    return tuple(out)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_peel_in_rounds_takes_the_one_by_one_parts_in_a_triangular_order(
+    seed: int,
+) -> None:
+    """``_peel`` takes every singleton of a round at once: the same front and back rows and
+    columns as taking them one at a time, each part lower triangular in its order, with a
+    nonzero diagonal; two rows whose one entry is in the same column give it to one row."""
+    from loveformal.solver import blocklu
+
+    rng = np.random.default_rng(seed)
+    n = 60
+    dense = np.zeros((n, n))
+    for i in range(n):
+        dense[i, i] = 1.0 + i
+        for j in rng.choice(n, size=2, replace=False):
+            if (i < 25 and j < i) or (i >= 45 and j > i) or (25 <= i < 45 and 25 <= j < 45):
+                dense[i, j] = rng.uniform(-1, 1) or 0.5
+    dense[7] = 0.0
+    dense[7, 3] = 2.0  # row 7 competes with row 3 for column 3
+    rows, cols = rng.permutation(n), rng.permutation(n)
+    matrix = scipy.sparse.csc_matrix(dense[rows][:, cols])
+    front_rows, front_cols, back_rows, back_cols = blocklu._peel(matrix)
+    want = _peeled_one_by_one(matrix)
+    assert (set(front_rows), set(front_cols), set(back_rows), set(back_cols)) == want
+    assert len(set(front_cols)) == len(front_cols) and len(front_rows) >= 20
+    for r, c in ((front_rows, front_cols), (back_rows[::-1], back_cols[::-1])):
+        block = scipy.sparse.csr_matrix(matrix)[r][:, c].tocoo()
+        assert np.all(block.row >= block.col) and np.all(block.diagonal() != 0)
+
+
 def test_the_block_lu_refuses_a_singular_matrix() -> None:
     singular = scipy.sparse.csc_matrix(np.array([[1.0, 0, 0], [2.0, 0, 0], [0, 1.0, 3.0]]))
     with pytest.raises(RuntimeError):
