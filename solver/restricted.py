@@ -217,7 +217,7 @@ class RestrictedModel:
         )
         basis = None
         if old is not None:
-            got = self.basis.read(self.h)
+            got = self.read_basis()
             if got is not None:
                 basis = _carried(old, *got, lp, self.own, self.opp)
         held: IntArray = np.empty(0, dtype=np.int64)
@@ -230,6 +230,26 @@ class RestrictedModel:
         self.lp = lp
         self.held = held
         return added
+
+    def read_basis(self) -> tuple[IntArray, IntArray] | None:
+        """The basis HiGHS holds for the model as column and row status numbers (None if it
+        holds no valid one).
+
+        Every nonbasic status of this LP follows from the variable's bounds, so only which
+        variables are basic needs reading, and HiGHS gives that as an array
+        (``getBasicVariables``; about 1.5 ms on a 25 k × 25 k restricted LP, against 20 ms
+        for writing and reading the basis file): a column ``x ≥ 0`` at its lower bound, a
+        free multiplier at zero, an opponent's row ``≤ 0`` at its upper bound, and an
+        equality row (fixed) at its upper bound where its dual is positive, else its lower
+        bound, as HiGHS reports them. While columns are held at 0 (fixed), or where HiGHS
+        does not give the basic variables, the basis goes through :attr:`basis` instead.
+        ``tests/solver/test_restricted.py`` checks it against the basis file on every
+        growth of an endgame's LP."""
+        lp = self.lp
+        if lp is None or len(self.held):
+            return self.basis.read(self.h)
+        got = _derived_basis(self.h, len(lp.cols_x), len(lp.cols_q), len(lp.rows_y), len(lp.rows_e))
+        return got if got is not None else self.basis.read(self.h)
 
     def release(self) -> int | None:
         """Free the columns :meth:`grow` held at 0 (the basis stays primal feasible: a primal
@@ -334,6 +354,23 @@ class RestrictedModel:
         on = lp.opp_selected
         y[on] = dual[_index(lp.rows_y, self.n_opp)[lp.rep_opp[on]]]
         return float(h.getInfo().objective_function_value), x, y
+
+
+def _derived_basis(h: Any, nx: int, nq: int, ny: int, ne: int) -> tuple[IntArray, IntArray] | None:
+    """:meth:`RestrictedModel.read_basis` from the basic variables and the row duals (None
+    where HiGHS holds no valid basis or does not give them)."""
+    if h.getInfo().basis_validity != 1:  # kBasisValidityValid
+        return None
+    status, basic = h.getBasicVariables()
+    basic = np.asarray(basic, dtype=np.int64)
+    if status != highspy.HighsStatus.kOk or basic.shape != (ny + ne,):
+        return None
+    cols = np.concatenate([np.full(nx, LOWER), np.full(nq, ZERO)]).astype(np.int64)
+    dual = np.asarray(h.getSolution().row_dual, dtype=np.float64)[ny:]
+    rows = np.concatenate([np.full(ny, UPPER), np.where(dual > 0, UPPER, LOWER)]).astype(np.int64)
+    cols[basic[basic >= 0]] = BASIC
+    rows[-1 - basic[basic < 0]] = BASIC
+    return cols, rows
 
 
 def _carried(

@@ -218,7 +218,7 @@ def exact_plans(
     lp = model.lp
     if lp is None or denominator.bit_length() > MAX_DENOMINATOR_BITS:
         return None
-    basis = model.basis.read(model.h)
+    basis = model.read_basis()
     if basis is None:
         return None
     col_basic, row_basic = basis[0] == BASIC, basis[1] == BASIC

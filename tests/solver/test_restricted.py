@@ -306,3 +306,31 @@ def test_pass_lp_gives_highs_the_lp_as_given_every_column_continuous() -> None:
     assert h.getInfo().objective_function_value == pytest.approx(-2.0)
     assert np.allclose(np.asarray(h.getSolution().col_value), [1.25, 0.75])
     assert h.getBasis().valid  # a simplex basis: solved as an LP
+
+
+def test_the_basis_read_from_the_basic_variables_is_the_basis_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On every growth of an endgame's restricted LP (and the last LP), the basis read from
+    HiGHS's basic variables and row duals (``read_basis``) is the one its basis file gives,
+    equality rows at their upper bound among them."""
+    game = build_endgame(parse_position(CLASSIC_K4), reduce=True).game
+    e, f, a, _, _ = _parts(game)
+    compared: list[tuple[np.ndarray, np.ndarray]] = []
+    derived = restricted.RestrictedModel.read_basis
+
+    def both_ways(model: restricted.RestrictedModel) -> Any:
+        got = derived(model)
+        want = restricted.BasisTransfer().read(model.h)
+        assert got is not None and want is not None
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+        compared.append(got)
+        return got
+
+    monkeypatch.setattr(restricted.RestrictedModel, "read_basis", both_ways)
+    got = oracle.solve_restricted(e, f, a, highs=seqform._new())
+    assert got is not None and got.model is not None and got.model.lp is not None
+    both_ways(got.model)
+    assert len(compared) >= 3
+    ny = len(got.model.lp.rows_y)
+    assert any((rows[ny:] == restricted.UPPER).any() for _, rows in compared)
