@@ -416,6 +416,9 @@ class BasisTransfer:
     On the slow endgames measured the simplex takes the same iterations either way, and the
     solves are the same (``docs/solver.md``).
 
+    Reading goes through :meth:`RestrictedModel.read_basis` first, which derives the basis
+    from HiGHS's basic variables without a file; this reads it only where that cannot.
+
     The file this writes names every column ``x``. HiGHS reads names only against a model's
     own: ``writeBasis`` names an unnamed model's columns and rows, but each growth passes a
     new, unnamed model (:meth:`RestrictedModel.grow`), which takes the file. A named model
