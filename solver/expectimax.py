@@ -455,6 +455,8 @@ def tree_values_and_responses(
     w0 = [0] * game.num_sequences(0)
     w1 = [0] * game.num_sequences(1)
     if g.keys is not None and g.values is not None:
+        if g.keys.shape[1] != 2:
+            raise ValueError(f"a two-player pass on a game of {g.keys.shape[1]} players")
         w0, total0 = _weights(g.keys[:, 0], g.keys[:, 1], g.values[:, 0], x0, x1, len(w0))
         w1, total1 = _weights(g.keys[:, 1], g.keys[:, 0], g.values[:, 1], x1, x0, len(w1))
     else:

@@ -358,15 +358,19 @@ class RestrictedModel:
 
 def _derived_basis(h: Any, nx: int, nq: int, ny: int, ne: int) -> tuple[IntArray, IntArray] | None:
     """:meth:`RestrictedModel.read_basis` from the basic variables and the row duals (None
-    where HiGHS holds no valid basis or does not give them)."""
+    where HiGHS holds no valid basis, or does not give the basic variables or row duals)."""
     if h.getInfo().basis_validity != 1:  # kBasisValidityValid
         return None
     status, basic = h.getBasicVariables()
     basic = np.asarray(basic, dtype=np.int64)
     if status != highspy.HighsStatus.kOk or basic.shape != (ny + ne,):
         return None
+    solution = h.getSolution()
+    dual = np.asarray(solution.row_dual, dtype=np.float64)
+    if not solution.dual_valid or dual.shape != (ny + ne,):
+        return None
+    dual = dual[ny:]
     cols = np.concatenate([np.full(nx, LOWER), np.full(nq, ZERO)]).astype(np.int64)
-    dual = np.asarray(h.getSolution().row_dual, dtype=np.float64)[ny:]
     rows = np.concatenate([np.full(ny, UPPER), np.where(dual > 0, UPPER, LOWER)]).astype(np.int64)
     cols[basic[basic >= 0]] = BASIC
     rows[-1 - basic[basic < 0]] = BASIC

@@ -307,6 +307,13 @@ def _linprog(
     return z, duals, float(res.fun)
 
 
+def _strategies(game: Game, x: FloatArray, y: FloatArray) -> tuple[Strategy, Strategy]:
+    """Both players' behaviour strategies (:func:`_behaviour`), made with the collector
+    paused: a dictionary per information set."""
+    with gc_paused():
+        return _behaviour(game, 0, x), _behaviour(game, 1, y)
+
+
 def _behaviour(game: Game, player: int, plan: FloatArray) -> Strategy:
     """Each infoset's ``x(I, a) / Σ_b x(I, b)`` (uniform at or below :data:`UNREACHED`),
     computed for all infosets at once."""
@@ -425,7 +432,7 @@ def _solve(game: Game, second_lp: bool, restricted: bool, on_step: StepProgress 
 
     return Solution(
         value=value,
-        strategies_of=lambda: (_behaviour(game, 0, x), _behaviour(game, 1, y)),
+        strategies_of=lambda: _strategies(game, x, y),
         realization_plans=(x, y),
         value_player1_lp=value1,
         setup_seconds=(t1 - t0),

@@ -90,7 +90,9 @@ class Layout:
                 groups.append((base, k, place, rows[place]))
                 base += k * n
             placed.append((groups, rows))
-        if base != tree.sequences:
+        hit = np.zeros(tree.sequences, dtype=np.bool_)
+        hit[new] = True
+        if base != tree.sequences or not hit.all():
             raise AssertionError("the layout does not number every sequence once")
         self.new: IntArray = new
         self.levels: list[_Level] = [

@@ -121,18 +121,24 @@ def test_payoff_matrix_from_arrays_equals_the_exact_sums() -> None:
         assert got[pair] == float(v)
 
 
+@pytest.mark.parametrize("grouping", ["numpy", "dictionary"])
 @pytest.mark.parametrize("unplayed", [False, True])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_fused_certificate_pass_equals_the_separate_ones(seed: int, unplayed: bool) -> None:
+def test_fused_certificate_pass_equals_the_separate_ones(
+    seed: int, unplayed: bool, grouping: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The certificate's one-pass values and best responses on two-player trees equal the
     separate root-value and best-response computations, for a random (non-equilibrium)
     profile; with ``unplayed``, one with actions of probability 0 (the pass skips the payoffs
-    of sequences a plan does not reach)."""
+    of sequences a plan does not reach); over the payoffs grouped in numpy, or in a
+    dictionary (when the sums could overflow 64 bits)."""
     from loveformal.solver import expectimax
 
+    if grouping == "dictionary":
+        monkeypatch.setattr(expectimax._Grouped, "_vectorised", lambda *args: False)
     game = random_game(seed, seed % 2)
     assert game.is_tree()
-    assert expectimax._grouped(game).keys is not None  # the numpy grouping's pass
+    assert (expectimax._grouped(game).keys is not None) == (grouping == "numpy")
     rng = random.Random(seed)
     low = 0 if unplayed else 1
     profile = {

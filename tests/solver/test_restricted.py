@@ -323,6 +323,13 @@ def test_the_basis_read_from_the_basic_variables_is_the_basis_files(
         got = derived(model)
         want = restricted.BasisTransfer().read(model.h)
         assert got is not None and want is not None
+        lp = model.lp
+        assert lp is not None and not len(model.held)
+        sizes = len(lp.cols_x), len(lp.cols_q), len(lp.rows_y), len(lp.rows_e)
+        # Read from the basic variables, not by the file as a fallback.
+        direct = restricted._derived_basis(model.h, *sizes)
+        assert direct is not None
+        assert np.array_equal(direct[0], got[0]) and np.array_equal(direct[1], got[1])
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
         compared.append(got)
         return got

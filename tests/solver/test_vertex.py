@@ -260,9 +260,10 @@ def _peeled_one_by_one(matrix: scipy.sparse.csc_matrix) -> tuple[set[int], ...]:
 def test_the_peel_in_rounds_takes_the_one_by_one_parts_in_a_triangular_order(
     seed: int,
 ) -> None:
-    """``_peel`` takes every singleton of a round at once: the same front and back rows and
-    columns as taking them one at a time, each part lower triangular in its order, with a
-    nonzero diagonal; two rows whose one entry is in the same column give it to one row."""
+    """``_peel`` takes every singleton of a round at once (and the last few one at a time):
+    the same front and back rows and columns as taking them one at a time, each part lower
+    triangular in its order, with a nonzero diagonal; two rows whose one entry is in the same
+    column give it to one row."""
     from loveformal.solver import blocklu
 
     rng = np.random.default_rng(seed)

@@ -59,10 +59,13 @@ def _random_tree(rng: np.random.Generator, infosets: int, widest: int) -> scipy.
 def _matrices(
     which: str,
 ) -> tuple[oracle.SequenceTree, oracle.SequenceTree, scipy.sparse.csr_matrix]:
-    if which.startswith("wide"):
+    if which.startswith(("wide", "shuffled")):
         # Information sets of up to 300 actions: every branch of numpy's pairwise sum.
         rng = np.random.default_rng(int(which[-1]))
         e, f = _random_tree(rng, 60, 300), _random_tree(rng, 40, 300)
+        if which.startswith("shuffled"):
+            # Information sets in another order: their sequences are not 1, 2, ... in order.
+            e = e[np.concatenate([[0], 1 + rng.permutation(e.shape[0] - 1)])]
         a = scipy.sparse.random(
             e.shape[1], f.shape[1], density=0.05, format="csr", random_state=rng
         )
@@ -77,23 +80,36 @@ def _matrices(
     return oracle.SequenceTree(e), oracle.SequenceTree(f), payoff_matrix(game)
 
 
-@pytest.mark.parametrize("which", ["classic-k3", "random-1", "random-2", "wide-1", "wide-2"])
+def _bits(values: np.ndarray) -> np.ndarray:
+    """The floats' bit patterns (``-0.0`` differs from ``0.0``)."""
+    return np.ascontiguousarray(values, dtype=np.float64).view(np.int64)
+
+
+@pytest.mark.parametrize(
+    "which", ["classic-k3", "random-1", "random-2", "wide-1", "wide-2", "shuffled-3"]
+)
 def test_the_renumbered_cfr_is_the_plain_loop_float_for_float(which: str) -> None:
     own, opp, a = _matrices(which)
+    if which.startswith("shuffled"):
+        assert not own._contiguous
     want = _plain_loop(own, opp, a, 25)
     got = warm.cfr_averages(own, opp, a, a.T.tocsr(), 25)
-    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+    assert np.array_equal(_bits(got[0]), _bits(want[0]))
+    assert np.array_equal(_bits(got[1]), _bits(want[1]))
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 8, 9, 10, 16, 17, 24, 129, 130, 137, 257, 300])
 def test_a_groups_sums_are_reduceats_sums(k: int) -> None:
     rng = np.random.default_rng(k)
     n = 50
-    # Magnitudes far apart, so that another order of addition rounds differently.
-    blocks = rng.random((n, k)) * rng.choice([1e-8, 1.0, 1e8], (n, k))
+    # Magnitudes far apart and both signs, so that another order of addition rounds
+    # differently; and blocks of zeros of both signs.
+    blocks = (rng.random((n, k)) - 0.5) * rng.choice([1e-8, 1.0, 1e8], (n, k))
+    blocks[0] = -0.0
+    blocks[1] = 0.0
     want = np.add.reduceat(blocks.reshape(-1), np.arange(0, n * k, k))
     got = warm._reduceat_sum(np.ascontiguousarray(blocks.T))
-    assert np.array_equal(got, want)
+    assert np.array_equal(_bits(got), _bits(want))
 
 
 def test_the_layout_numbers_each_sequence_once_by_level_and_width() -> None:
