@@ -261,9 +261,9 @@ def test_the_peel_in_rounds_takes_the_one_by_one_parts_in_a_triangular_order(
     seed: int,
 ) -> None:
     """``_peel`` takes every singleton of a round at once (and the last few one at a time):
-    the same front and back rows and columns as taking them one at a time, each part lower
-    triangular in its order, with a nonzero diagonal; two rows whose one entry is in the same
-    column give it to one row."""
+    on a matrix with a nonzero diagonal (no two rows can then compete for one column) the
+    same front and back rows and columns as taking them one at a time, each part lower
+    triangular in its order, with a nonzero diagonal."""
     from loveformal.solver import blocklu
 
     rng = np.random.default_rng(seed)
@@ -274,17 +274,43 @@ def test_the_peel_in_rounds_takes_the_one_by_one_parts_in_a_triangular_order(
         for j in rng.choice(n, size=2, replace=False):
             if (i < 25 and j < i) or (i >= 45 and j > i) or (25 <= i < 45 and 25 <= j < 45):
                 dense[i, j] = rng.uniform(-1, 1) or 0.5
-    dense[7] = 0.0
-    dense[7, 3] = 2.0  # row 7 competes with row 3 for column 3
     rows, cols = rng.permutation(n), rng.permutation(n)
     matrix = scipy.sparse.csc_matrix(dense[rows][:, cols])
     front_rows, front_cols, back_rows, back_cols = blocklu._peel(matrix)
     want = _peeled_one_by_one(matrix)
     assert (set(front_rows), set(front_cols), set(back_rows), set(back_cols)) == want
-    assert len(set(front_cols)) == len(front_cols) and len(front_rows) >= 20
+    assert len(front_rows) >= 20
     for r, c in ((front_rows, front_cols), (back_rows[::-1], back_cols[::-1])):
         block = scipy.sparse.csr_matrix(matrix)[r][:, c].tocoo()
         assert np.all(block.row >= block.col) and np.all(block.diagonal() != 0)
+
+
+def test_two_rows_with_their_one_entry_in_one_column_give_it_to_one() -> None:
+    """Eleven rows with one entry each at the start, two of them in column 0 (a singular
+    matrix): the first round takes ten rows, one of the two among them, and the other is
+    left with no entry; the next round takes the ten rows the first freed. What is left has
+    no singleton row or column."""
+    from loveformal.solver import blocklu
+
+    n = 22
+    dense = np.zeros((n, n))
+    for i in range(10):
+        dense[i, i] = 2.0
+    dense[10, 0] = 3.0  # competes with row 0
+    for i in range(11, 21):
+        dense[i, i - 1] = 1.0 + i
+        dense[i, i - 11] = 0.5  # a column of the first round
+    dense[21, [5, 20, 21]] = 1.0
+    matrix = scipy.sparse.csc_matrix(dense)
+    front_rows, front_cols, back_rows, back_cols = blocklu._peel(matrix)
+    assert len(set(front_cols)) == len(front_cols) == len(front_rows) == 20
+    assert len({0, 10} & set(front_rows)) == 1 and set(range(11, 21)) <= set(front_rows)
+    block = scipy.sparse.csr_matrix(matrix)[front_rows][:, front_cols].tocoo()
+    assert np.all(block.row >= block.col) and np.all(block.diagonal() != 0)
+    rest_rows = sorted(set(range(n)) - set(front_rows) - set(back_rows))
+    rest_cols = sorted(set(range(n)) - set(front_cols) - set(back_cols))
+    left = dense[rest_rows][:, rest_cols] != 0
+    assert not (left.sum(axis=1) == 1).any() and not (left.sum(axis=0) == 1).any()
 
 
 def test_the_block_lu_refuses_a_singular_matrix() -> None:
