@@ -75,7 +75,7 @@ from loveformal.state import CHANCE_PHASES, State
 from loveformal.turn_history import public_returns
 
 from .certify import Certificate, certify, certify_plans
-from .efg import CHANCE, TERMINAL, Game, Infoset, gc_paused, group_by_identity
+from .efg import CHANCE, DECISION, TERMINAL, Game, Infoset, gc_paused, group_by_identity
 from .endgame import (
     DEFAULT_MAX_NODES,
     Endgame,
@@ -353,10 +353,14 @@ def _float_values(
     seat: int,
     table: Sequence[Sequence[float] | None],
     payoff: Sequence[float] | npt.NDArray[np.float64],
+    below: npt.NDArray[np.bool_] | None = None,
 ) -> Any:
-    """Bottom-up expected ``payoff`` per node (floats) under a full per-infoset table."""
+    """Bottom-up expected ``payoff`` per node (floats) under a full per-infoset table. With
+    ``below`` (on a tree: a node set closed under children, outside which ``payoff`` is 0),
+    only those nodes' values are computed (the rest are 0), and only their information sets'
+    rows are read."""
     if game.is_tree():
-        return _tree_float_values(game, table, np.asarray(payoff, dtype=np.float64))
+        return _tree_float_values(game, table, np.asarray(payoff, dtype=np.float64), below)
     values = [0.0] * game.num_nodes
     kinds = game.kind.tolist()
     infos = game.infoset.tolist()
@@ -381,7 +385,10 @@ def _float_values(
 
 
 def _tree_float_values(
-    game: Game, table: Sequence[Sequence[float] | None], payoff: npt.NDArray[np.float64]
+    game: Game,
+    table: Sequence[Sequence[float] | None],
+    payoff: npt.NDArray[np.float64],
+    below: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.float64]:
     """:func:`_float_values` on a tree, vectorised one depth level at a time."""
     n = game.num_nodes
@@ -401,11 +408,21 @@ def _tree_float_values(
     depth = game.depths()
     values: npt.NDArray[np.float64] = np.where(game.kind == TERMINAL, payoff, 0.0)
     edge_depth = depth[owner]
-    by_depth = np.argsort(-edge_depth, kind="stable")
+    by_depth = _stable_order(int(depth.max(initial=0)) - edge_depth)  # deepest first
+    if below is not None:
+        by_depth = by_depth[below[owner[by_depth]]]
     bounds = np.flatnonzero(np.diff(edge_depth[by_depth])) + 1
     for group in np.split(by_depth, bounds):
         np.add.at(values, owner[group], weight[group] * values[game.edge_child[group]])
     return values
+
+
+def _stable_order(keys: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+    """``np.argsort(keys, kind="stable")`` for keys ≥ 0 (depths): as 16-bit keys when they
+    fit, which numpy sorts by counting (linear time), else as they are."""
+    if keys.size and int(keys.max()) < 1 << 16:
+        return np.argsort(keys.astype(np.uint16), kind="stable")
+    return np.argsort(keys, kind="stable")
 
 
 def _below(game: Game, roots: Sequence[int]) -> npt.NDArray[np.bool_]:
@@ -416,22 +433,26 @@ def _below(game: Game, roots: Sequence[int]) -> npt.NDArray[np.bool_]:
     mask = np.zeros(game.num_nodes, dtype=bool)
     mask[list(roots)] = True
     depth = game.depths()
-    by_depth = np.argsort(depth, kind="stable")
+    by_depth = _stable_order(depth)
     for level in np.split(by_depth, np.flatnonzero(np.diff(depth[by_depth])) + 1)[1:]:
         mask[level] |= mask[game.parent[level]]
     return mask
 
 
 def _win_payoff(
-    game: Game, seat: int, roots: Sequence[int] | None = None
+    game: Game,
+    seat: int,
+    roots: Sequence[int] | None = None,
+    below: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.float64]:
     """Per node: ``seat``'s round-win indicator at terminals (an expectation at collapsed
-    subtrees) — only below ``roots`` if given —, else 0. Terminals of one engine node share
-    the indicator tuple, so each distinct tuple is converted to a float once."""
+    subtrees) — only below ``roots`` if given (``below``: their :func:`_below`, if already
+    known) —, else 0. Terminals of one engine node share the indicator tuple, so each
+    distinct tuple is converted to a float once."""
     out = np.zeros(game.num_nodes, dtype=np.float64)
-    terminals = np.flatnonzero(
-        (game.kind == TERMINAL) & (_below(game, roots) if roots is not None else True)
-    )
+    if below is None and roots is not None:
+        below = _below(game, roots)
+    terminals = np.flatnonzero((game.kind == TERMINAL) & (below if below is not None else True))
     if terminals.size == 0:
         return out
     winners = [terminal_winners(game, n) for n in terminals.tolist()]
@@ -1086,15 +1107,20 @@ def _equilibrium(
     if info is not None:
         response = cert.responses[seat]
         opp = 1 - seat
+        # The win probabilities of the seat's actions read only the information sets below
+        # its root decisions (elsewhere nothing is won): their rows alone are filled.
+        below = _below(game, info.nodes)
+        needed = np.unique(game.infoset[below & (game.kind == DECISION)])
         table: list[list[float] | None] = [None] * len(game.infosets)
-        for i in game.infosets:
+        for i in map(game.infosets.__getitem__, needed.tolist()):
             if i.player == seat:
                 choice = response.strategy[i.key]
                 table[i.index] = [1.0 if a == choice else 0.0 for a in i.actions]
             else:
                 probs = cert.profile[opp][i.key]
                 table[i.index] = [float(probs[a]) for a in i.actions]
-        wins = _float_values(game, seat, table, _win_payoff(game, seat, info.nodes))
+        payoff = _win_payoff(game, seat, info.nodes, below)
+        wins = _float_values(game, seat, table, payoff, below)
         win_per = _per_action(game, info, wins, root_p)
         reach = sum((root_p[h] for h in info.nodes), Fraction(0))
         cf = response.action_values[info.key]

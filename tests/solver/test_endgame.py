@@ -1513,3 +1513,58 @@ def test_what_the_other_seats_earlier_king_handed_over_each_seat_knows(
     assert kept.actions and played.actions and kept.actions != played.actions
     monkeypatch.setattr(endgame_module, "public_earlier_play", lambda state: None)
     assert solve_position(state, pimc=False).value == Fraction(1, 10)
+
+
+def test_win_probabilities_read_only_the_information_sets_below_the_root_decisions() -> None:
+    """The action table's win probabilities: computed with only the rows of the information
+    sets below the seat's root decisions, and only those nodes, they are the values the whole
+    table gives there, bit for bit (nothing below them reads another row)."""
+    from loveformal.solver.efg import DECISION
+    from tests.solver.test_oracle import CLASSIC_K3
+
+    game = build_endgame(parse_position(CLASSIC_K3), reduce=True).game
+    rng = np.random.default_rng(3)
+    full: list[list[float] | None] = []
+    for i in game.infosets:
+        row = rng.random(len(i.actions))
+        full.append((row / row.sum()).tolist())
+    first = next(i for i in game.infosets if i.player == 1)
+    roots = list(first.nodes)
+    below = analysis._below(game, roots)
+    needed = np.unique(game.infoset[below & (game.kind == DECISION)]).tolist()
+    assert 0 < len(needed) < len(game.infosets)
+    part: list[list[float] | None] = [None] * len(full)
+    for i in needed:
+        part[i] = full[i]
+    payoff = analysis._win_payoff(game, 1, roots, below)
+    assert payoff[below].any() and not payoff[~below].any()
+    want = analysis._float_values(game, 1, full, payoff)
+    got = analysis._float_values(game, 1, part, payoff, below)
+    assert np.array_equal(got[below], want[below]) and not got[~below].any()
+    assert got[roots].any()
+
+
+def test_the_action_tables_win_probabilities_need_only_the_tree_below_the_seats_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The solve fills the rows of the information sets below the seat's root decisions only:
+    the win probabilities are those of the whole table over the whole tree, bit for bit (on
+    a position whose actions' wins go through the other seat's mixed decisions: classic
+    k = 3 seed 3003 of ``bench/solver.py``)."""
+    state = parse_position(
+        "classic 2p r1 start:P1 | P1 Princess d:Guard*2,Prince,Handmaid t0 | P2 Guard,Priest "
+        "d:King,Priest t0 | deck - / Guard,Baron*2 | aside Guard | up Prince,Handmaid,Countess "
+        "| play P2"
+    )
+    got = solve_position(state, pimc=False)
+    monkeypatch.setattr(analysis, "_below", lambda game, roots: np.ones(game.num_nodes, bool))
+    want = solve_position(state, pimc=False)
+    assert [a.win for a in got.actions] == [a.win for a in want.actions]
+    assert len({round(a.win, 9) for a in got.actions}) > 3
+
+
+@pytest.mark.parametrize("top", [40, 1 << 16, 1 << 20])
+def test_the_depth_order_is_numpys_stable_argsort(top: int) -> None:
+    keys = np.random.default_rng(top).integers(0, top, 5000)
+    keys[:10] = top - 1  # the widest key present
+    assert np.array_equal(analysis._stable_order(keys), np.argsort(keys, kind="stable"))
