@@ -432,9 +432,7 @@ def _below(game: Game, roots: Sequence[int]) -> npt.NDArray[np.bool_]:
         return np.ones(game.num_nodes, dtype=bool)
     mask = np.zeros(game.num_nodes, dtype=bool)
     mask[list(roots)] = True
-    depth = game.depths()
-    by_depth = _stable_order(depth)
-    for level in np.split(by_depth, np.flatnonzero(np.diff(depth[by_depth])) + 1)[1:]:
+    for level in game.levels()[1:]:
         mask[level] |= mask[game.parent[level]]
     return mask
 

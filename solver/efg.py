@@ -259,6 +259,20 @@ class Game:
             object.__setattr__(self, "_depth_cache", cached)
         return cached
 
+    def levels(self) -> list[npt.NDArray[np.intp]]:
+        """Per depth, root first: the nodes of a tree at that depth, in increasing order
+        (computed once)."""
+        cached: list[npt.NDArray[np.intp]] | None = self.__dict__.get("_levels_cache")
+        if cached is None:
+            depth = self.depths()
+            if int(depth.max(initial=0)) < 1 << 16:  # numpy sorts 16-bit keys by counting
+                order = np.argsort(depth.astype(np.uint16), kind="stable")
+            else:
+                order = np.argsort(depth, kind="stable")
+            cached = np.split(order, np.flatnonzero(np.diff(depth[order])) + 1)
+            object.__setattr__(self, "_levels_cache", cached)
+        return cached
+
     def is_tree(self) -> bool:
         """No shared subtrees: every node but the root has exactly one parent."""
         return bool(np.all(self.num_parents[1:] == 1))
@@ -335,6 +349,16 @@ def path_accumulate(
         up = anc[live]
         out[live] = combine(out[live], out[up])
         anc[live] = anc[up]
+
+
+def down_product(game: Game, values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Per node of a tree game: the product of ``values`` over the node and its ancestors,
+    one depth level at a time from the root (``values`` itself is not changed). Exact for
+    integers, as :func:`path_accumulate` with ``np.multiply`` is."""
+    out = values.copy()
+    for level in game.levels()[1:]:
+        out[level] = out[level] * out[game.parent[level]]
+    return out
 
 
 def node_depths(parent: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:

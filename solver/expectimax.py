@@ -47,9 +47,8 @@ from .efg import (
     TERMINAL,
     Game,
     Infoset,
+    down_product,
     group_by_identity,
-    path_accumulate,
-    path_product,
     sorted_unique,
 )
 
@@ -248,10 +247,10 @@ def _exact_chance_reach_terminals(game: Game) -> tuple[list[int], list[int], lis
     num[into] = np.array(d_num, dtype=dtype)[which]
     den[into] = np.array(d_den, dtype=dtype)[which]
     terminals = np.flatnonzero(game.kind == TERMINAL)
-    if not big and float(path_product(game.parent, den.astype(np.float64)).max()) > 2.0**60:
+    if not big and float(down_product(game, den.astype(np.float64)).max()) > 2.0**60:
         num, den = num.astype(object), den.astype(object)
-    num = path_accumulate(game.parent, num, np.multiply)  # exact (int64 below 2**60)
-    den = path_accumulate(game.parent, den, np.multiply)
+    num = down_product(game, num)  # exact (int64 below 2**60)
+    den = down_product(game, den)
     common = 1
     if num.dtype != object:
         for d in np.unique(den[terminals]).tolist():

@@ -100,3 +100,21 @@ def test_a_decision_of_no_player_is_refused(player: int) -> None:
     decl["infosets"] = [InfosetSpec(player, "I", ("a", "b"), 0, 1)]
     with pytest.raises(ValueError, match=r"a decision's player must be 0\.\.1"):
         tree_game(2, **decl)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_down_products_are_the_path_products(seed: int) -> None:
+    """Products over each node and its ancestors, level by level from the root: the pointer
+    jumping's integers exactly, in int64 and as Python integers beyond it."""
+    from loveformal.solver.efg import down_product, path_accumulate
+    from tests.test_seqform_speed import random_game
+
+    game = random_game(seed, seed % 2)
+    assert game.is_tree() and len(game.levels()) > 3
+    rng = np.random.default_rng(seed)
+    small = rng.integers(1, 7, game.num_nodes)
+    want_small = path_accumulate(game.parent, small, np.multiply)
+    assert np.array_equal(down_product(game, small), want_small)
+    big = np.array([int(v) << 40 for v in small], dtype=object)
+    want = path_accumulate(game.parent, big, np.multiply)
+    assert down_product(game, big).tolist() == want.tolist() and max(want.tolist()) > 2**63
