@@ -75,7 +75,16 @@ from loveformal.state import CHANCE_PHASES, State
 from loveformal.turn_history import public_returns
 
 from .certify import Certificate, certify, certify_plans
-from .efg import CHANCE, DECISION, TERMINAL, Game, Infoset, gc_paused, group_by_identity
+from .efg import (
+    CHANCE,
+    DECISION,
+    TERMINAL,
+    Game,
+    Infoset,
+    gc_paused,
+    group_by_identity,
+    stable_order,
+)
 from .endgame import (
     DEFAULT_MAX_NODES,
     Endgame,
@@ -408,21 +417,13 @@ def _tree_float_values(
     depth = game.depths()
     values: npt.NDArray[np.float64] = np.where(game.kind == TERMINAL, payoff, 0.0)
     edge_depth = depth[owner]
-    by_depth = _stable_order(int(depth.max(initial=0)) - edge_depth)  # deepest first
+    by_depth = stable_order(int(depth.max(initial=0)) - edge_depth)  # deepest first
     if below is not None:
         by_depth = by_depth[below[owner[by_depth]]]
     bounds = np.flatnonzero(np.diff(edge_depth[by_depth])) + 1
     for group in np.split(by_depth, bounds):
         np.add.at(values, owner[group], weight[group] * values[game.edge_child[group]])
     return values
-
-
-def _stable_order(keys: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
-    """``np.argsort(keys, kind="stable")`` for keys ≥ 0 (depths): as 16-bit keys when they
-    fit, which numpy sorts by counting (linear time), else as they are."""
-    if keys.size and int(keys.max()) < 1 << 16:
-        return np.argsort(keys.astype(np.uint16), kind="stable")
-    return np.argsort(keys, kind="stable")
 
 
 def _below(game: Game, roots: Sequence[int]) -> npt.NDArray[np.bool_]:

@@ -265,10 +265,7 @@ class Game:
         cached: list[npt.NDArray[np.intp]] | None = self.__dict__.get("_levels_cache")
         if cached is None:
             depth = self.depths()
-            if int(depth.max(initial=0)) < 1 << 16:  # numpy sorts 16-bit keys by counting
-                order = np.argsort(depth.astype(np.uint16), kind="stable")
-            else:
-                order = np.argsort(depth, kind="stable")
+            order = stable_order(depth)
             cached = np.split(order, np.flatnonzero(np.diff(depth[order])) + 1)
             object.__setattr__(self, "_levels_cache", cached)
         return cached
@@ -349,6 +346,14 @@ def path_accumulate(
         up = anc[live]
         out[live] = combine(out[live], out[up])
         anc[live] = anc[up]
+
+
+def stable_order(keys: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+    """``np.argsort(keys, kind="stable")`` for keys ≥ 0 (depths): as 16-bit keys when they
+    fit, which numpy sorts by counting (linear time), else as they are."""
+    if keys.size and int(keys.max()) < 1 << 16:
+        return np.argsort(keys.astype(np.uint16), kind="stable")
+    return np.argsort(keys, kind="stable")
 
 
 def down_product(game: Game, values: npt.NDArray[Any]) -> npt.NDArray[Any]:

@@ -1565,6 +1565,8 @@ def test_the_action_tables_win_probabilities_need_only_the_tree_below_the_seats_
 
 @pytest.mark.parametrize("top", [40, 1 << 16, 1 << 20])
 def test_the_depth_order_is_numpys_stable_argsort(top: int) -> None:
+    from loveformal.solver.efg import stable_order
+
     keys = np.random.default_rng(top).integers(0, top, 5000)
     keys[:10] = top - 1  # the widest key present
-    assert np.array_equal(analysis._stable_order(keys), np.argsort(keys, kind="stable"))
+    assert np.array_equal(stable_order(keys), np.argsort(keys, kind="stable"))
