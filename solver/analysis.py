@@ -106,7 +106,7 @@ from .endgame import (
     returned_tail,
     terminal_winners,
 )
-from .expectimax import Policy, best_response, exact_number, exact_policy
+from .expectimax import Policy, best_response_and_profile, exact_number
 from .oracle import StepProgress
 from .pimc import minimax_values
 from .seqform import Solution, solve
@@ -1197,17 +1197,24 @@ def _against_models(
             policies[p] = {}  # a seat out of the round decides nothing
         else:
             raise MalformedInput(f"no opponent model given for {seat_name(p)}")
-    br = best_response(game, seat, policies)
+    br, exact = best_response_and_profile(game, seat, policies)
     actions: list[ActionResult] = []
     if info is not None:
+        # As in _equilibrium: only the information sets below the seat's root decisions
+        # are read, from the exact profile the best response was computed against.
+        below = _below(game, info.nodes)
+        needed = np.unique(game.infoset[below & (game.kind == DECISION)])
         table: list[list[float] | None] = [None] * len(game.infosets)
-        for p, pol in policies.items():
-            for index, probs in exact_policy(game, p, pol).items():
-                table[index] = [float(x) for x in probs]
-        for i in game.infosets_of(seat):
-            choice = br.strategy[i.key]
-            table[i.index] = [1.0 if a == choice else 0.0 for a in i.actions]
-        wins = _float_values(game, seat, table, _win_payoff(game, seat, info.nodes))
+        for i in map(game.infosets.__getitem__, needed.tolist()):
+            if i.player == seat:
+                choice = br.strategy[i.key]
+                table[i.index] = [1.0 if a == choice else 0.0 for a in i.actions]
+            else:
+                probs = exact[i.index]
+                assert probs is not None
+                table[i.index] = [float(x) for x in probs]
+        payoff = _win_payoff(game, seat, info.nodes, below)
+        wins = _float_values(game, seat, table, payoff, below)
         win_per = _per_action(game, info, wins, root_p)
         reach = sum((root_p[h] for h in info.nodes), Fraction(0))
         cf = br.action_values[info.key]

@@ -57,6 +57,7 @@ __all__ = [
     "ExactStrategy",
     "Policy",
     "best_response",
+    "best_response_and_profile",
     "evaluate",
     "exact_policy",
 ]
@@ -704,6 +705,15 @@ def best_response(
     ``opponents`` is a mapping ``player -> policy`` or a sequence indexed by player (the entry
     of ``seat`` itself is ignored and may be None); every other player needs a policy.
     """
+    return best_response_and_profile(game, seat, opponents)[0]
+
+
+def best_response_and_profile(
+    game: Game, seat: int, opponents: Sequence[Policy | None] | Mapping[int, Policy]
+) -> tuple[BestResponse, list[tuple[Fraction, ...] | None]]:
+    """:func:`best_response`, and the other players' exact probabilities it was computed
+    against (per infoset index, as :func:`exact_policy` makes them; None at ``seat``'s
+    information sets), for a caller that reads the same profile again."""
     if not 0 <= seat < game.num_players:
         raise ValueError(f"seat {seat} out of range 0..{game.num_players - 1}")
     if isinstance(opponents, Mapping):
@@ -711,4 +721,4 @@ def best_response(
     else:
         given = {p: pol for p, pol in enumerate(opponents) if pol is not None}
     table = _exact_profile(game, given, skip=seat)
-    return _best_response(game, seat, table)
+    return _best_response(game, seat, table), table

@@ -1570,3 +1570,50 @@ def test_the_depth_order_is_numpys_stable_argsort(top: int) -> None:
     keys = np.random.default_rng(top).integers(0, top, 5000)
     keys[:10] = top - 1  # the widest key present
     assert np.array_equal(stable_order(keys), np.argsort(keys, kind="stable"))
+
+
+def test_the_three_player_action_table_needs_only_the_tree_below_the_seats_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Against opponent models too, the solve fills only the rows below the seat's root
+    decisions (8 of the 149 information sets here), read from the exact profile its best
+    response used: the win probabilities are those of the whole table, bit for bit (against
+    the heuristic bot)."""
+    from tests.solver.test_user_models import THREE
+
+    state = parse_position(THREE)
+    got = solve_position(state, opponents="heuristic", pimc=False)
+    monkeypatch.setattr(analysis, "_below", lambda game, roots: np.ones(game.num_nodes, bool))
+    want = solve_position(state, opponents="heuristic", pimc=False)
+    assert [a.win for a in got.actions] == [a.win for a in want.actions]
+    assert len({round(a.win, 9) for a in got.actions}) > 2
+    # With three players a round win is the utility: each action's win probability (floats,
+    # from the table) is its exact value against the models (from the best response).
+    for a in got.actions:
+        assert a.win == pytest.approx(float(a.value), abs=1e-12)
+
+
+def test_the_best_response_returns_the_profile_it_was_computed_against() -> None:
+    """``best_response_and_profile``: the best response of ``best_response``, and per
+    information set the opponents' probabilities as ``exact_policy`` makes them (None at the
+    seat's own)."""
+    from loveformal.solver.expectimax import (
+        best_response,
+        best_response_and_profile,
+        exact_policy,
+    )
+    from tests.solver.test_user_models import THREE
+
+    game = build_endgame(parse_position(THREE)).game
+    policies = {
+        p: {i.key: {a: 1 / len(i.actions) for a in i.actions} for i in game.infosets_of(p)}
+        for p in (0, 1)
+    }
+    br, table = best_response_and_profile(game, 2, policies)
+    assert br == best_response(game, 2, policies)
+    want: list[tuple[Fraction, ...] | None] = [None] * len(game.infosets)
+    for p, pol in policies.items():
+        for index, probs in exact_policy(game, p, pol).items():
+            want[index] = probs
+    assert table == want
+    assert any(row is None for row in table) and any(row is not None for row in table)
