@@ -71,6 +71,7 @@ __all__ = [
     "Infoset",
     "InfosetSpec",
     "NodeKind",
+    "Shared",
     "gc_paused",
     "tree_game",
 ]
@@ -677,6 +678,61 @@ class InfosetSpec:
     first_sequence: int
 
 
+@dataclass(frozen=True, eq=False)
+class Shared:
+    """A per-node field of :func:`tree_game` given as the few objects its nodes share (the
+    fast path of big builders, whose millions of nodes hold a few thousand label, probability
+    and utility tuples): node ``n`` holds ``values[index[n]]``, or nothing (None; no labels)
+    where ``index[n]`` is -1."""
+
+    values: Sequence[Any]
+    index: npt.NDArray[np.int64]
+
+
+def shared_by_identity(values: Sequence[Any], index: npt.NDArray[np.int64]) -> Shared:
+    """``Shared(values, index)`` with equal objects among ``values`` (by identity) merged into
+    one, so that :func:`tree_game` checks each once."""
+    first, group = group_by_identity(values)
+    merged = np.full(index.shape, -1, dtype=np.int64)
+    held = index >= 0
+    merged[held] = group[index[held]]
+    return Shared([values[i] for i in first.tolist()], merged)
+
+
+def _shared(
+    field: str,
+    given: Sequence[Any] | Shared,
+    n_nodes: int,
+    nodes: npt.NDArray[np.intp] | None = None,
+) -> tuple[list[Any], npt.NDArray[np.int64]]:
+    """``given`` as its distinct objects and, per node, the index of its own among them (-1:
+    None). A :class:`Shared` is taken as declared, its indices checked; a per-node sequence is
+    grouped by identity, at ``nodes`` only if given (the other nodes' entries unread, -1)."""
+    if isinstance(given, Shared):
+        values = list(given.values)
+        index = np.asarray(given.index, dtype=np.int64)
+        if index.shape != (n_nodes,):
+            raise ValueError(f"tree_game: one {field} index per node")
+        if index.size and (int(index.min()) < -1 or int(index.max()) >= len(values)):
+            raise ValueError(f"tree_game: a {field} index outside its {len(values)} values")
+        index = index.copy()
+    else:
+        if len(given) != n_nodes:
+            raise ValueError(f"tree_game: one {field} entry (or None) per node")
+        at = given if nodes is None else [given[n] for n in nodes.tolist()]
+        first, group = group_by_identity(at)
+        values = [at[i] for i in first.tolist()]
+        if nodes is None:
+            index = group.astype(np.int64)
+        else:
+            index = np.full(n_nodes, -1, dtype=np.int64)
+            index[nodes] = group
+    for i, v in enumerate(values):
+        if v is None:
+            index[index == i] = -1
+    return values, index
+
+
 def _sums_to_zero(u: tuple[Fraction, ...]) -> bool:
     """``sum(u) == 0``; for two Fractions (kept in lowest terms, denominator positive) without
     adding them."""
@@ -737,9 +793,9 @@ def tree_game(
     infoset: Sequence[int] | npt.NDArray[np.integer[Any]],
     parent: Sequence[int] | npt.NDArray[np.integer[Any]],
     action: Sequence[int] | npt.NDArray[np.integer[Any]],
-    labels: Sequence[tuple[Hashable, ...]],
-    probs: Sequence[tuple[Fraction, ...] | None],
-    utility: Sequence[tuple[Fraction, ...] | None],
+    labels: Sequence[tuple[Hashable, ...]] | Shared,
+    probs: Sequence[tuple[Fraction, ...] | None] | Shared,
+    utility: Sequence[tuple[Fraction, ...] | None] | Shared,
     node_key: Sequence[Hashable],
     own_sequence: Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]],
     infosets: Sequence[InfosetSpec],
@@ -758,7 +814,9 @@ def tree_game(
     sequences (the child of edge ``a`` of a decision node in infoset ``I`` has the acting
     player's sequence ``first(I) + a``; other edges keep the parent's) and perfect recall
     (every node of an infoset has its ``parent_sequence``). Raises ``ValueError`` on a
-    mismatch.
+    mismatch. ``labels``, ``probs`` and ``utility`` may be given as :class:`Shared` objects
+    instead of per node; the game is the same, and each distinct object is checked once
+    either way.
     """
     n_nodes = len(kind)
     n_players = num_players
@@ -777,7 +835,10 @@ def tree_game(
         (decides < 0) | (decides >= n_players)
     ):
         raise ValueError(f"tree_game: a decision's player must be 0..{n_players - 1}")
-    counts = np.fromiter(map(len, labels), dtype=np.int64, count=n_nodes)
+    label_values, label_index = _shared("labels", labels, n_nodes)
+    label_values = [() if v is None else v for v in label_values]  # unread (index -1)
+    label_len = np.fromiter(map(len, label_values), dtype=np.int64, count=len(label_values))
+    counts = np.append(label_len, 0)[label_index]  # no labels: no edges
     child_start = np.zeros(n_nodes + 1, dtype=np.int64)
     np.cumsum(counts, out=child_start[1:])
     n_edges = int(child_start[-1])
@@ -799,15 +860,20 @@ def tree_game(
     edges[slot] = np.arange(1, n_nodes, dtype=np.int32)
     # Chance probabilities: each distinct tuple checked once and laid out once in ``flat``;
     # then every chance node's edges are filled from its tuple's slice, all at once.
-    chance_nodes = np.flatnonzero(kind_arr == CHANCE).tolist()
-    held = [probs[n] for n in chance_nodes]
-    first_of, node_group = group_by_identity(held)
+    chance_at = np.flatnonzero(kind_arr == CHANCE)
+    chance_nodes = chance_at.tolist()
+    prob_values, prob_index = _shared("probs", probs, n_nodes, chance_at)
+
+    def probs_at(node: int) -> object:
+        return None if prob_index[node] < 0 else prob_values[int(prob_index[node])]
+
+    used_probs, _, node_group = sorted_unique(prob_index[chance_at])
     flat: list[Fraction] = []
     offsets: list[int] = []
     sizes: list[int] = []
     bad_groups: list[int] = []
-    for g, i in enumerate(first_of.tolist()):
-        ps = held[i]
+    for g, v in enumerate(used_probs.tolist()):
+        ps = None if v < 0 else prob_values[v]
         if ps is None or sum(ps) != 1 or min(ps) <= 0:
             bad_groups.append(g)
             ps = ()
@@ -816,14 +882,14 @@ def tree_game(
         flat.extend(ps)
     if bad_groups:  # name the first such node
         bad = chance_nodes[int(np.flatnonzero(np.isin(node_group, bad_groups))[0])]
-        raise ValueError(f"tree_game: chance node {bad} has probabilities {probs[bad]!r}")
+        raise ValueError(f"tree_game: chance node {bad} has probabilities {probs_at(bad)!r}")
     holders = np.array(chance_nodes, dtype=np.int64)
     ng = node_group.astype(np.int64)
     k = np.array(sizes, dtype=np.int64)[ng]
     wrong = np.flatnonzero(counts[holders] != k)
     if wrong.size:
         bad = int(holders[wrong[0]])
-        raise ValueError(f"tree_game: chance node {bad} has probabilities {probs[bad]!r}")
+        raise ValueError(f"tree_game: chance node {bad} has probabilities {probs_at(bad)!r}")
     ramp = block_offsets(k)
     slots = np.repeat(child_start[holders], k) + ramp
     source = np.repeat(np.array(offsets, dtype=np.int64)[ng], k) + ramp
@@ -916,10 +982,12 @@ def tree_game(
         infos.append(made)
     # Each decision lists its infoset's actions: compared by identity (builders share the
     # tuple), by value where the objects differ.
-    label_id = np.fromiter(map(id, labels), dtype=np.uint64, count=n_nodes)[decisions]
+    value_id = np.fromiter(map(id, label_values), dtype=np.uint64, count=len(label_values))
+    label_id = np.append(value_id, np.uint64(id(None)))[label_index[decisions]]
     declared_id = np.fromiter((id(i.actions) for i in infosets), dtype=np.uint64, count=n_inf)
     for n in decisions[label_id != declared_id[d_inf]].tolist():
-        if labels[n] != infosets[int(infoset_arr[n])].actions:
+        at = int(label_index[n])
+        if at < 0 or label_values[at] != infosets[int(infoset_arr[n])].actions:
             raise ValueError(f"tree_game: node {n} lists its infoset's actions out of order")
     # Utilities (checked and converted once per distinct tuple).
     terminals = kind_arr == TERMINAL
@@ -927,22 +995,21 @@ def tree_game(
         raise ValueError("tree_game: terminals have no children, other nodes have some")
     table: list[list[float]] = [[0.0] * n_players]
     row_of = np.zeros(n_nodes, dtype=np.int64)
-    utility_exact = tuple(utility)
-    if len(utility_exact) != n_nodes:
-        raise ValueError("tree_game: one utility (or None) per node")
-    # Grouped by identity (builders share one tuple among many terminals), on their ids.
-    utility_id = np.fromiter(map(id, utility_exact), dtype=np.uint64, count=n_nodes)
-    held_utility = utility_id != np.uint64(id(None))
+    # Grouped (builders share one tuple among many terminals), each tuple checked once.
+    util_values, util_index = _shared("utility", utility, n_nodes)
+    held_utility = util_index >= 0
     terminal_nodes = np.flatnonzero(terminals)
-    if int(np.count_nonzero(held_utility)) != terminal_nodes.shape[0]:
+    if np.any(held_utility != terminals):
         bad = int(np.flatnonzero(held_utility != terminals)[0])
         if terminals[bad]:
             raise ValueError(f"tree_game: terminal {bad} has no utility")
         raise ValueError("tree_game: only terminals have utilities")
-    _, first_of, row_group = sorted_unique(utility_id[terminal_nodes].astype(np.int64))
+    held_values = np.fromiter([*util_values, None], dtype=object, count=len(util_values) + 1)
+    utility_exact: tuple[tuple[Fraction, ...] | None, ...] = tuple(held_values[util_index].tolist())
+    used_rows, _, row_group = sorted_unique(util_index[terminal_nodes])
     bad_rows: list[int] = []
-    for g, i in enumerate(terminal_nodes[first_of].tolist()):
-        u = utility_exact[i]
+    for g, v in enumerate(used_rows.tolist()):
+        u = util_values[v]
         if u is None or len(u) != n_players or not all(type(x) is Fraction for x in u):
             bad_rows.append(g)
             u = (Fraction(0),) * n_players
@@ -955,6 +1022,12 @@ def tree_game(
         raise ValueError(f"tree_game: node {bad} has a bad utility {utility_exact[bad]!r}")
     row_of[terminal_nodes] = 1 + row_group
     utility_arr = np.asarray(table, dtype=np.float64)[row_of]
+    # Edge labels in edge order (node by node): gathered from the distinct label tuples.
+    flat_labels = np.fromiter(
+        itertools.chain.from_iterable(label_values), dtype=object, count=int(label_len.sum())
+    )
+    label_start = np.append(np.cumsum(label_len) - label_len, 0)[label_index]
+    edge_label = tuple(flat_labels[np.repeat(label_start, counts) + block_offsets(counts)].tolist())
     num_parents = np.ones(n_nodes, dtype=np.int32)
     num_parents[0] = 0
     seq_inf = tuple(seq_inf_arrays)
@@ -986,7 +1059,7 @@ def tree_game(
         num_parents=num_parents,
         child_start=child_start,
         edge_child=edges,
-        edge_label=tuple(itertools.chain.from_iterable(labels)),
+        edge_label=edge_label,
         edge_prob=edge_prob,
         edge_prob_exact=edge_prob_exact,
         utility=utility_arr,

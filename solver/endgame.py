@@ -166,10 +166,21 @@ from loveformal.knowledge import (
 )
 from loveformal.observation import observation
 from loveformal.seats import seat_name
-from loveformal.state import CHANCE_PHASES, DrawPile, Phase, State
+from loveformal.state import CHANCE_PHASES, DrawPile, Phase, Seat, State
 from loveformal.turn_history import Account, kept_accounts, public_returns
 
-from .efg import CHANCE, DECISION, TERMINAL, Game, GameBuilder, InfosetSpec, tree_game
+from .efg import (
+    CHANCE,
+    DECISION,
+    TERMINAL,
+    Game,
+    GameBuilder,
+    InfosetSpec,
+    Shared,
+    group_by_identity,
+    shared_by_identity,
+    tree_game,
+)
 from .expectimax import exact_number
 
 _RETURNED = EventKind.RETURNED
@@ -2000,6 +2011,7 @@ def _public_view(state: State, seat: int) -> tuple[tuple[object, ...], tuple[obj
     """The fields of ``observation(state, seat).key`` that come from the log-less state,
     split around ``known_bottom`` (index 20 of the key) and without the events."""
     seats = state.seats
+    hands, discards, out, protected, tokens, spied = zip(*seats, strict=True)
     return (
         seat,
         state.rules.key,
@@ -2010,13 +2022,13 @@ def _public_view(state: State, seat: int) -> tuple[tuple[object, ...], tuple[obj
         state.turn,
         state.pending_seat,
         state.chancellor_draws,
-        seats[seat].hand,
-        tuple(len(s.hand) for s in seats),
-        tuple(s.discards for s in seats),
-        tuple(s.out for s in seats),
-        tuple(s.protected for s in seats),
-        tuple(s.spied for s in seats),
-        tuple(s.tokens for s in seats),
+        hands[seat],
+        tuple(map(len, hands)),
+        discards,
+        out,
+        protected,
+        spied,
+        tokens,
         state.face_up,
         state.sycophant,
         state.jester,
@@ -2034,6 +2046,7 @@ _POOLED = "pooled"
 """Marks a pooled memo key (:attr:`_TreeWalker.pool_aside`) in place of the set-aside card."""
 assert State._fields[0] == "rules" and State._fields[-1] == "log"
 assert State._fields[3:5] == ("pile", "set_aside")
+assert Seat._fields == ("hand", "discards", "out", "protected", "tokens", "spied")
 
 
 class _TreeWalker:
@@ -2123,7 +2136,9 @@ class _TreeWalker:
                 if pooled:
                     assert bare.set_aside is not None
                     pool = self.pool(unseen, bare.set_aside)
-                    outs = chance_outcomes(bare._replace(pile=DrawPile((), pool, bottom)))
+                    outs = chance_outcomes(
+                        _new_state(State, (*bare[:3], DrawPile((), pool, bottom), *bare[4:]))
+                    )
                 else:
                     outs = chance_outcomes(bare)
                 split = self.outcomes.get(id(outs))
@@ -2169,7 +2184,7 @@ class _TreeWalker:
             return state
         assert state.set_aside is card and unseen
         rest = sort_cards((*unseen[1:], card))
-        return state._replace(pile=DrawPile(top, rest, bottom), set_aside=unseen[0])
+        return _new_state(State, (*state[:3], DrawPile(top, rest, bottom), unseen[0], *state[5:]))
 
     def count(self, e: _Entry) -> int:
         """Histories below (and including) ``e``: the same on every path to it."""
@@ -2346,31 +2361,35 @@ class _TreeWalker:
         return eid
 
     def game(self) -> Game:
-        entries = self.entries
-        utilities: list[tuple[Fraction, ...] | None] = [e.exact for e in entries]
-        node_key: list[Hashable] = [None] * len(entries)
+        # Per distinct engine node (histories share them), then per node by index.
+        first, group = group_by_identity(self.entries)
+        index = group.astype(np.int64)
+        distinct = [self.entries[i] for i in first.tolist()]
         keys: dict[object, tuple[str, object]] = {}  # one shared key per win indicator
-        for n, e in enumerate(entries):
+        node_keys: list[Hashable] = [None] * len(distinct)
+        for d, e in enumerate(distinct):
             if e.kind == TERMINAL:
                 key = keys.get(e.win)
                 if key is None:
                     key = keys[e.win] = (_TERMINAL_KEY, e.win)
-                node_key[n] = key
-        labels = [
-            e.labels if i < 0 else self.info_specs[i].actions
-            for e, i in zip(entries, self.infoset, strict=True)
-        ]
+                node_keys[d] = key
+        infoset = np.asarray(self.infoset, dtype=np.int64)
+        # A decision lists its information set's actions (in the infoset's order).
+        labels = Shared(
+            [*(e.labels for e in distinct), *(spec.actions for spec in self.info_specs)],
+            np.where(infoset >= 0, len(distinct) + infoset, index),
+        )
         return tree_game(
             self.players,
-            kind=[e.kind for e in entries],
-            player=[e.player for e in entries],
-            infoset=self.infoset,
+            kind=np.array([e.kind for e in distinct], dtype=np.int64)[index],
+            player=np.array([e.player for e in distinct], dtype=np.int64)[index],
+            infoset=infoset,
             parent=self.parent,
             action=self.action,
             labels=labels,
-            probs=[e.probs for e in entries],
-            utility=utilities,
-            node_key=node_key,
+            probs=shared_by_identity([e.probs for e in distinct], index),
+            utility=shared_by_identity([e.exact for e in distinct], index),
+            node_key=np.fromiter(node_keys, dtype=object, count=len(distinct))[index].tolist(),
             own_sequence=self.own,
             infosets=self.info_specs,
         )

@@ -75,8 +75,10 @@ from .efg import (
     TERMINAL,
     Game,
     InfosetSpec,
+    Shared,
     block_offsets,
     group_by_identity,
+    shared_by_identity,
     sorted_unique,
     tree_game,
 )
@@ -962,12 +964,9 @@ def _freeze(
     infoset = np.concatenate(tree.infoset)
     n = int(kind.shape[0])
     player = np.full(n, -1, dtype=np.int64)
-    # Per-node fields as object arrays filled per kind (numpy copies the references).
-    labels = np.empty(n, dtype=object)  # None-filled
-    labels.fill(())
-    probs = np.empty(n, dtype=object)
-    utility = np.empty(n, dtype=object)
     node_key = np.empty(n, dtype=object)
+    # Labels, probabilities and utilities go to tree_game as the few tuples the nodes share
+    # (:class:`~loveformal.solver.efg.Shared`), each node an index into them.
     # Terminals: the expected utilities and win indicators of their engine node. Their keys
     # carry the win indicators, one key tuple per distinct indicator tuple, shared: a key
     # per terminal was over a million tuples on the big endgames, for the collector to
@@ -976,10 +975,11 @@ def _freeze(
     t_ent = entry[terminals]
     expect, win = _objects(dag.expect), _objects(dag.win)
     used = np.unique(t_ent)
+    used_expect = expect[used].tolist()
     used_win = win[used].tolist()
-    if any(u is None for u in expect[used].tolist()) or any(w is None for w in used_win):
+    if any(u is None for u in used_expect) or any(w is None for w in used_win):
         raise AssertionError("a terminal of the reduced game has no expected utility")
-    utility[terminals] = expect[t_ent]
+    utility = shared_by_identity(used_expect, _at_entries(used, t_ent, terminals, n))
     # By identity first (hashing tuples of Fractions is slow), then by value over those few.
     first, group = group_by_identity(used_win)
     by_value: dict[object, tuple[str, object]] = {}
@@ -993,12 +993,20 @@ def _freeze(
     chance = np.flatnonzero(kind == CHANCE)
     chance = chance[chance > 0]
     c_ent = entry[chance]
-    labels[chance] = _objects([e.labels for e in dag.entries])[c_ent]
-    probs[chance] = _objects([e.probs for e in dag.entries])[c_ent]
-    labels[0], probs[0] = deal_labels, deal_probs
+    c_used = np.unique(c_ent)
+    c_entries = [dag.entries[x] for x in c_used.tolist()]
+    at_chance = _at_entries(c_used, c_ent, chance, n)
+    chance_labels = shared_by_identity([e.labels for e in c_entries], at_chance)
+    chance_probs = shared_by_identity([e.probs for e in c_entries], at_chance)
+    # The root's deal, first; then the chance nodes' tuples; then the information sets'.
+    prob = np.where(chance_probs.index >= 0, chance_probs.index + 1, -1)
+    label = chance_labels.index + 1  # every other node's is set below
+    prob[0] = label[0] = 0
+    n_chance = len(chance_labels.values)
     # Decisions: their information set's actions, and the acting seat.
     decisions = np.flatnonzero(kind == DECISION)
-    labels[decisions] = _objects(labels_of_infoset)[infoset[decisions]]
+    label[decisions] = 1 + n_chance + infoset[decisions]
+    label[terminals] = 1 + n_chance + len(labels_of_infoset)  # no actions
     player[decisions] = dag.player[entry[decisions]]
     return tree_game(
         players,
@@ -1007,13 +1015,21 @@ def _freeze(
         infoset=infoset,
         parent=parent,
         action=action,
-        labels=labels.tolist(),
-        probs=probs.tolist(),
-        utility=utility.tolist(),
+        labels=Shared([deal_labels, *chance_labels.values, *labels_of_infoset, ()], label),
+        probs=Shared([deal_probs, *chance_probs.values], prob),
+        utility=utility,
         node_key=node_key.tolist(),
         own_sequence=own,
         infosets=specs,
     )
+
+
+def _at_entries(used: I64, entries: I64, nodes: I64, n: int) -> I64:
+    """Per node of the game: at ``nodes``, the position of its engine node (``entries``) in
+    ``used`` (sorted engine node numbers); -1 elsewhere."""
+    index = np.full(n, -1, dtype=np.int64)
+    index[nodes] = np.searchsorted(used, entries)
+    return index
 
 
 def _objects(items: Sequence[object]) -> npt.NDArray[np.object_]:

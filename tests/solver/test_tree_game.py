@@ -10,7 +10,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, InfosetSpec, tree_game
+from loveformal.solver.efg import (
+    CHANCE,
+    DECISION,
+    TERMINAL,
+    InfosetSpec,
+    Shared,
+    shared_by_identity,
+    tree_game,
+)
 
 T, D, C = int(TERMINAL), int(DECISION), int(CHANCE)
 HALF = (F(1, 2), F(1, 2))
@@ -35,14 +43,39 @@ def declaration() -> dict[str, Any]:
     }
 
 
+def shared(decl: dict[str, Any]) -> dict[str, Any]:
+    """``decl`` with its labels, probabilities and utilities given as :class:`Shared` (the
+    distinct objects by identity, and per node the index of its own; None as -1)."""
+    out = dict(decl)
+    for field in ("labels", "probs", "utility"):
+        out[field] = shared_by_identity(decl[field], np.arange(len(decl[field])))
+    return out
+
+
+def same_games(a: Any, b: Any) -> bool:
+    arrays = ("kind", "player", "infoset", "parent", "action", "child_start", "edge_child")
+    return (
+        all(np.array_equal(getattr(a, f), getattr(b, f)) for f in arrays)
+        and np.array_equal(a.edge_prob, b.edge_prob, equal_nan=True)
+        and np.array_equal(a.utility, b.utility)
+        and a.edge_label == b.edge_label
+        and a.edge_prob_exact == b.edge_prob_exact
+        and a.utility_exact == b.utility_exact
+        and a.node_key == b.node_key
+        and [vars(i) for i in a.infosets] == [vars(i) for i in b.infosets]
+    )
+
+
 def test_a_well_declared_tree_is_frozen() -> None:
     game = tree_game(2, **declaration())
     assert game.num_nodes == 7
     assert list(game.edge_prob_exact) == [F(1, 2), F(1, 2), None, None, None, None]
     assert np.isnan(game.edge_prob[2:]).all()
     assert list(game.edge_prob[:2]) == [0.5, 0.5]
-    assert game.utility_exact[6] == WIN
+    assert game.utility_exact == (None, None, None, WIN, LOSS, TIE, WIN)
     assert game.utility[4].tolist() == [-1.0, 1.0]
+    assert game.edge_label == ("h", "t", "a", "b", "a", "b")
+    assert game.edge_child.tolist() == [1, 2, 3, 4, 5, 6]
 
 
 @pytest.mark.parametrize(
@@ -57,16 +90,18 @@ def test_a_well_declared_tree_is_frozen() -> None:
         ("utility", 3, (F(1),), "node 3 has a bad utility"),
     ],
 )
+@pytest.mark.parametrize("form", ["per node", "shared"])
 def test_malformed_declarations_are_refused(
-    field: str, node: int, value: object, message: str
+    field: str, node: int, value: object, message: str, form: str
 ) -> None:
     decl = declaration()
     decl[field][node] = value
     with pytest.raises(ValueError, match=message):
-        tree_game(2, **decl)
+        tree_game(2, **(shared(decl) if form == "shared" else decl))
 
 
-def test_the_first_bad_node_is_named() -> None:
+@pytest.mark.parametrize("form", ["per node", "shared"])
+def test_the_first_bad_node_is_named(form: str) -> None:
     """Bad tuples are found per distinct object; the error still names the first node (in
     node order) that holds one."""
     for first, later in [(3, 6), (4, 5)]:
@@ -74,7 +109,68 @@ def test_the_first_bad_node_is_named() -> None:
         decl["utility"][later] = (1.0, -1.0)
         decl["utility"][first] = (F(2),)
         with pytest.raises(ValueError, match=f"node {first} has a bad utility"):
-            tree_game(2, **decl)
+            tree_game(2, **(shared(decl) if form == "shared" else decl))
+
+
+def test_shared_fields_freeze_the_same_game() -> None:
+    """Labels, probabilities and utilities given as the objects the nodes share (with -1 for
+    none, and a value no node uses) freeze the game their per-node lists freeze."""
+    decl = declaration()
+    want = tree_game(2, **decl)
+    got = tree_game(2, **shared(decl))
+    assert same_games(got, want)
+    acts = decl["labels"][1]
+    spare = (F(1, 3), F(2, 3))
+    manual = dict(
+        decl,
+        labels=Shared([(), ("h", "t"), acts], np.array([1, 2, 2, 0, 0, 0, 0])),
+        probs=Shared([spare, HALF], np.array([1, -1, -1, -1, -1, -1, -1])),
+        utility=Shared([TIE, WIN, LOSS], np.array([-1, -1, -1, 1, 2, 0, 1])),
+    )
+    assert same_games(tree_game(2, **manual), want)
+
+
+def test_shared_by_identity_merges_equal_objects() -> None:
+    """One value per distinct object (equal tuples that are other objects stay apart), the
+    nodes' indices carried over, -1 kept; with no values, every node has none."""
+    a, b = (F(1), F(-1)), (F(0), F(0))
+    copy = tuple(list(a))
+    values = [a, b, a, copy, None]
+    index = [0, -1, 2, 1, 3, 4]
+    got = shared_by_identity(values, np.array(index))
+    assert len(got.values) == 4  # a, b, its copy and None (in the order of their addresses)
+    held = [None if i < 0 else got.values[i] for i in got.index.tolist()]
+    assert all(h is (None if i < 0 else values[i]) for h, i in zip(held, index, strict=True))
+    assert got.index[0] == got.index[2] != got.index[4]
+    empty = shared_by_identity([], np.full(3, -1, dtype=np.int64))
+    assert empty.values == [] and empty.index.tolist() == [-1, -1, -1]
+
+
+@pytest.mark.parametrize(
+    ("field", "index", "message"),
+    [
+        ("labels", [1, 2, 2, 0, 0, 0], "one labels index per node"),
+        ("labels", [1, 2, 2, 0, 0, 0, 4], "a labels index outside its 4 values"),
+        ("probs", [-2, -1, -1, -1, -1, -1, -1], "a probs index outside its 1 values"),
+        ("utility", [-1, -1, -1, 0, 1, 2, 0], "terminal 5 has no utility"),
+        ("utility", [-1, 0, -1, 0, 1, 0, 0], "only terminals have utilities"),
+        ("labels", [1, 2, -1, 0, 0, 0, 0], "one child per edge label"),
+        ("labels", [1, 2, 3, 0, 0, 0, 0], "one child per edge label"),
+    ],
+)
+def test_malformed_shared_fields_are_refused(field: str, index: list[int], message: str) -> None:
+    """A shared field's indices: one per node, each -1 or one of its values; a value of None
+    counts as none (-1)."""
+    acts = declaration()["labels"][1]
+    fields: dict[str, Any] = {
+        "labels": Shared([(), ("h", "t"), acts, None], np.array([1, 2, 2, 0, 0, 0, 0])),
+        "probs": Shared([HALF], np.array([0, -1, -1, -1, -1, -1, -1])),
+        "utility": Shared([WIN, LOSS, None], np.array([-1, -1, -1, 0, 1, 1, 0])),
+    }
+    fields[field] = Shared(fields[field].values, np.array(index))
+    decl = dict(declaration(), **fields)
+    with pytest.raises(ValueError, match=message):
+        tree_game(2, **decl)
 
 
 def test_a_decision_listing_its_infosets_actions_otherwise_is_refused() -> None:
