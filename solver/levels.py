@@ -56,6 +56,8 @@ infosets are numbered by their first node.
 from __future__ import annotations
 
 import itertools
+import operator
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -131,6 +133,10 @@ class LevelBuild:
     """Actions dropped by dominance (summed over information sets)."""
 
 
+_INDEX = operator.attrgetter("index")
+"""An engine node's number in the DAG (:attr:`_Entry.index`)."""
+
+
 class _Dag:
     """The memoised engine nodes as arrays, with the bottom-up summaries (see the module
     docstring). Entries are numbered in the walker's memo order, children first."""
@@ -141,27 +147,35 @@ class _Dag:
             e.index = i
         n = len(entries)
         self.entries = entries
-        self.kind = np.fromiter((e.kind for e in entries), dtype=np.int8, count=n)
-        self.player = np.fromiter((e.player for e in entries), dtype=np.int64, count=n)
-        self.pub = np.fromiter((max(e.pub, 0) for e in entries), dtype=np.int64, count=n)
-        nlab = np.fromiter((len(e.labels) for e in entries), dtype=np.int64, count=n)
+        # The entries' fields, read in one pass.
+        fields = operator.attrgetter("kind", "player", "pub", "labels", "children", "chunks")
+        kinds, movers, pubs, labels, children, chunks = zip(*map(fields, entries), strict=True)
+        self.kind = np.array(kinds, dtype=np.int8)
+        self.player = np.array(movers, dtype=np.int64)
+        self.pub = np.maximum(np.array(pubs, dtype=np.int64), 0)
+        nlab = np.fromiter(map(len, labels), dtype=np.int64, count=n)
         self.nlab = nlab
         self.start = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(nlab, out=self.start[1:])
+        n_edges = int(nlab.sum())
         self.child = np.fromiter(
-            (c.index for e in entries for c in e.children), dtype=np.int64, count=int(nlab.sum())
+            map(_INDEX, itertools.chain.from_iterable(children)), dtype=np.int64, count=n_edges
         )
-        self.chunk = np.array([ch for e in entries for ch in e.chunks], dtype=np.int64).reshape(
+        flat_chunks = itertools.chain.from_iterable(itertools.chain.from_iterable(chunks))
+        self.chunk = np.fromiter(flat_chunks, dtype=np.int64, count=n_edges * players).reshape(
             -1, players
         )
         self.edge_owner = np.repeat(np.arange(n, dtype=np.int64), nlab)
-        # Label tuples, interned (every node of an infoset must list the same actions).
+        # Label tuples, interned (every node of an infoset must list the same actions): by
+        # identity first, then the distinct objects by value.
+        first, group = group_by_identity(labels)
         label_ids: dict[tuple[Hashable, ...], int] = {}
-        self.label_id = np.fromiter(
-            (label_ids.setdefault(e.labels, len(label_ids)) for e in entries),
+        interned = np.fromiter(
+            (label_ids.setdefault(labels[i], len(label_ids)) for i in first.tolist()),
             dtype=np.int64,
-            count=n,
+            count=int(first.shape[0]),
         )
+        self.label_id = interned[group]
         if not np.array_equal(nlab == 0, self.kind == TERMINAL):
             bad = int(np.flatnonzero((nlab == 0) != (self.kind == TERMINAL))[0])
             raise AssertionError(
@@ -270,10 +284,15 @@ def _full_histories(
     n_edges = int(child.shape[0])
     drawn = np.full(n_edges, -1, dtype=np.int64)  # the card (index) a pooled draw takes
     last = np.zeros(n_edges, dtype=bool)  # ... when it is the pool's last copy of it
+    pools: dict[tuple[object, object], Counter[Card] | None] = {}  # by unseen cards, aside
     for e in dag.entries:
         if e.kind != CHANCE or e.state.pile.top:
             continue
-        pool = pool_copies(e.state)
+        at_pool = (e.state.pile.unseen, e.state.set_aside)
+        if at_pool in pools:
+            pool = pools[at_pool]
+        else:
+            pool = pools[at_pool] = pool_copies(e.state)
         if pool is None:
             continue
         at = int(start[e.index])
