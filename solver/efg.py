@@ -686,14 +686,16 @@ class Shared:
     where ``index[n]`` is -1."""
 
     values: Sequence[Any]
-    index: npt.NDArray[np.int64]
+    index: npt.NDArray[np.integer[Any]]
 
 
-def shared_by_identity(values: Sequence[Any], index: npt.NDArray[np.int64]) -> Shared:
-    """``Shared(values, index)`` with equal objects among ``values`` (by identity) merged into
-    one, so that :func:`tree_game` checks each once."""
+def shared_by_identity(values: Sequence[Any], index: npt.NDArray[np.integer[Any]]) -> Shared:
+    """``Shared(values, index)`` (``index``: -1 or a position in ``values``) with the equal
+    objects among ``values`` (by identity) merged into one, so that :func:`tree_game` checks
+    each once. The index keeps its integer type."""
+    assert index.size == 0 or (int(index.min()) >= -1 and int(index.max()) < len(values))
     first, group = group_by_identity(values)
-    merged = np.full(index.shape, -1, dtype=np.int64)
+    merged = np.full(index.shape, -1, dtype=index.dtype)
     held = index >= 0
     merged[held] = group[index[held]]
     return Shared([values[i] for i in first.tolist()], merged)
@@ -704,18 +706,23 @@ def _shared(
     given: Sequence[Any] | Shared,
     n_nodes: int,
     nodes: npt.NDArray[np.intp] | None = None,
-) -> tuple[list[Any], npt.NDArray[np.int64]]:
+) -> tuple[list[Any], npt.NDArray[np.integer[Any]]]:
     """``given`` as its distinct objects and, per node, the index of its own among them (-1:
-    None). A :class:`Shared` is taken as declared, its indices checked; a per-node sequence is
-    grouped by identity, at ``nodes`` only if given (the other nodes' entries unread, -1)."""
+    None). A :class:`Shared` is taken as declared (its index's integer type kept), its
+    indices checked; a per-node sequence is grouped by identity, at ``nodes`` only if given
+    (the other nodes' entries unread, -1)."""
+    index: npt.NDArray[np.integer[Any]]
     if isinstance(given, Shared):
         values = list(given.values)
-        index = np.asarray(given.index, dtype=np.int64)
+        index = np.asarray(given.index)
+        if not np.issubdtype(index.dtype, np.integer):
+            raise ValueError(f"tree_game: the {field} index must be integers, not {index.dtype}")
         if index.shape != (n_nodes,):
             raise ValueError(f"tree_game: one {field} index per node")
         if index.size and (int(index.min()) < -1 or int(index.max()) >= len(values)):
             raise ValueError(f"tree_game: a {field} index outside its {len(values)} values")
-        index = index.copy()
+        if any(v is None for v in values):
+            index = index.copy()  # None is remapped to -1 below
     else:
         if len(given) != n_nodes:
             raise ValueError(f"tree_game: one {field} entry (or None) per node")
@@ -785,6 +792,10 @@ def group_by_identity(items: Sequence[object]) -> tuple[npt.NDArray[np.intp], np
     return first, inverse
 
 
+LABEL_BLOCK = 1 << 18
+"""Nodes whose edge labels :func:`tree_game` gathers at once."""
+
+
 def tree_game(
     num_players: int,
     *,
@@ -836,9 +847,12 @@ def tree_game(
     ):
         raise ValueError(f"tree_game: a decision's player must be 0..{n_players - 1}")
     label_values, label_index = _shared("labels", labels, n_nodes)
-    label_values = [() if v is None else v for v in label_values]  # unread (index -1)
+    if np.any(label_index < 0):
+        bad = int(np.flatnonzero(label_index < 0)[0])
+        raise ValueError(f"tree_game: node {bad} has no labels (a terminal's are ())")
+    label_values = [() if v is None else v for v in label_values]  # None: no node's (above)
     label_len = np.fromiter(map(len, label_values), dtype=np.int64, count=len(label_values))
-    counts = np.append(label_len, 0)[label_index]  # no labels: no edges
+    counts = label_len[label_index]
     child_start = np.zeros(n_nodes + 1, dtype=np.int64)
     np.cumsum(counts, out=child_start[1:])
     n_edges = int(child_start[-1])
@@ -867,12 +881,12 @@ def tree_game(
     def probs_at(node: int) -> object:
         return None if prob_index[node] < 0 else prob_values[int(prob_index[node])]
 
-    used_probs, _, node_group = sorted_unique(prob_index[chance_at])
+    used_prob_rows, _, node_group = sorted_unique(prob_index[chance_at].astype(np.int64))
     flat: list[Fraction] = []
     offsets: list[int] = []
     sizes: list[int] = []
     bad_groups: list[int] = []
-    for g, v in enumerate(used_probs.tolist()):
+    for g, v in enumerate(used_prob_rows.tolist()):
         ps = None if v < 0 else prob_values[v]
         if ps is None or sum(ps) != 1 or min(ps) <= 0:
             bad_groups.append(g)
@@ -983,11 +997,10 @@ def tree_game(
     # Each decision lists its infoset's actions: compared by identity (builders share the
     # tuple), by value where the objects differ.
     value_id = np.fromiter(map(id, label_values), dtype=np.uint64, count=len(label_values))
-    label_id = np.append(value_id, np.uint64(id(None)))[label_index[decisions]]
+    label_id = value_id[label_index[decisions]]
     declared_id = np.fromiter((id(i.actions) for i in infosets), dtype=np.uint64, count=n_inf)
     for n in decisions[label_id != declared_id[d_inf]].tolist():
-        at = int(label_index[n])
-        if at < 0 or label_values[at] != infosets[int(infoset_arr[n])].actions:
+        if label_values[int(label_index[n])] != infosets[int(infoset_arr[n])].actions:
             raise ValueError(f"tree_game: node {n} lists its infoset's actions out of order")
     # Utilities (checked and converted once per distinct tuple).
     terminals = kind_arr == TERMINAL
@@ -1006,7 +1019,7 @@ def tree_game(
         raise ValueError("tree_game: only terminals have utilities")
     held_values = np.fromiter([*util_values, None], dtype=object, count=len(util_values) + 1)
     utility_exact: tuple[tuple[Fraction, ...] | None, ...] = tuple(held_values[util_index].tolist())
-    used_rows, _, row_group = sorted_unique(util_index[terminal_nodes])
+    used_rows, _, row_group = sorted_unique(util_index[terminal_nodes].astype(np.int64))
     bad_rows: list[int] = []
     for g, v in enumerate(used_rows.tolist()):
         u = util_values[v]
@@ -1022,12 +1035,19 @@ def tree_game(
         raise ValueError(f"tree_game: node {bad} has a bad utility {utility_exact[bad]!r}")
     row_of[terminal_nodes] = 1 + row_group
     utility_arr = np.asarray(table, dtype=np.float64)[row_of]
-    # Edge labels in edge order (node by node): gathered from the distinct label tuples.
+    # Edge labels in edge order (node by node), gathered from the distinct label tuples a
+    # block of nodes at a time (bounding the index arrays this takes).
     flat_labels = np.fromiter(
         itertools.chain.from_iterable(label_values), dtype=object, count=int(label_len.sum())
     )
-    label_start = np.append(np.cumsum(label_len) - label_len, 0)[label_index]
-    edge_label = tuple(flat_labels[np.repeat(label_start, counts) + block_offsets(counts)].tolist())
+    value_start = np.cumsum(label_len) - label_len
+    blocks: list[list[Hashable]] = []
+    for lo in range(0, n_nodes, LABEL_BLOCK):
+        block = counts[lo : lo + LABEL_BLOCK]
+        starts = np.repeat(value_start[label_index[lo : lo + LABEL_BLOCK]], block)
+        blocks.append(flat_labels[starts + block_offsets(block)].tolist())
+    edge_label = tuple(itertools.chain.from_iterable(blocks))
+    del blocks
     num_parents = np.ones(n_nodes, dtype=np.int32)
     num_parents[0] = 0
     seq_inf = tuple(seq_inf_arrays)

@@ -143,6 +143,8 @@ class _Dag:
 
     def __init__(self, walker: _TreeWalker, players: int) -> None:
         entries: list[_Entry] = list(walker.memo.values())
+        if not entries:
+            raise AssertionError("the reduced build has no engine node to build from")
         for i, e in enumerate(entries):
             e.index = i
         n = len(entries)
@@ -1017,10 +1019,15 @@ def _freeze(
     at_chance = _at_entries(c_used, c_ent, chance, n)
     chance_labels = shared_by_identity([e.labels for e in c_entries], at_chance)
     chance_probs = shared_by_identity([e.probs for e in c_entries], at_chance)
-    # The root's deal, first; then the chance nodes' tuples; then the information sets'.
-    prob = np.where(chance_probs.index >= 0, chance_probs.index + 1, -1)
-    label = chance_labels.index + 1  # every other node's is set below
-    prob[0] = label[0] = 0
+    del at_chance, c_entries
+    # The root's deal, first; then the chance nodes' tuples; then the information sets'
+    # (every node's labels set below: tree_game refuses a node left at -1).
+    prob = chance_probs.index
+    prob[chance] += 1
+    prob[0] = 0
+    label = chance_labels.index
+    label[chance] += 1
+    label[0] = 0
     n_chance = len(chance_labels.values)
     # Decisions: their information set's actions, and the acting seat.
     decisions = np.flatnonzero(kind == DECISION)
@@ -1043,10 +1050,10 @@ def _freeze(
     )
 
 
-def _at_entries(used: I64, entries: I64, nodes: I64, n: int) -> I64:
+def _at_entries(used: I64, entries: I64, nodes: I64, n: int) -> npt.NDArray[np.int32]:
     """Per node of the game: at ``nodes``, the position of its engine node (``entries``) in
     ``used`` (sorted engine node numbers); -1 elsewhere."""
-    index = np.full(n, -1, dtype=np.int64)
+    index = np.full(n, -1, dtype=np.int32)
     index[nodes] = np.searchsorted(used, entries)
     return index
 

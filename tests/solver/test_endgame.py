@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -1576,13 +1577,23 @@ def test_the_three_player_action_table_needs_only_the_tree_below_the_seats_decis
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Against opponent models too, the solve fills only the rows below the seat's root
-    decisions (8 of the 149 information sets here), read from the exact profile its best
+    decisions (38 of the 149 information sets here), read from the exact profile its best
     response used: the win probabilities are those of the whole table, bit for bit (against
     the heuristic bot)."""
     from tests.solver.test_user_models import THREE
 
     state = parse_position(THREE)
+    filled: list[int] = []
+    float_values = analysis._float_values
+
+    def counting(game: Any, seat: int, table: Any, payoff: Any, below: Any = None) -> Any:
+        filled.append(sum(row is not None for row in table))
+        filled.append(len(table))
+        return float_values(game, seat, table, payoff, below)
+
+    monkeypatch.setattr(analysis, "_float_values", counting)
     got = solve_position(state, opponents="heuristic", pimc=False)
+    assert filled == [38, 149]
     monkeypatch.setattr(analysis, "_below", lambda game, roots: np.ones(game.num_nodes, bool))
     want = solve_position(state, opponents="heuristic", pimc=False)
     assert [a.win for a in got.actions] == [a.win for a in want.actions]

@@ -128,6 +128,16 @@ def test_shared_fields_freeze_the_same_game() -> None:
         utility=Shared([TIE, WIN, LOSS], np.array([-1, -1, -1, 1, 2, 0, 1])),
     )
     assert same_games(tree_game(2, **manual), want)
+    # The objects themselves are kept (the certificate groups utilities by identity), and a
+    # decision's labels may be an equal copy of its information set's actions.
+    copy = tuple(list(acts))
+    manual["labels"] = Shared([(), ("h", "t"), acts, copy], np.array([1, 2, 3, 0, 0, 0, 0]))
+    got = tree_game(2, **manual)
+    assert same_games(got, want)
+    assert got.utility_exact[3] is WIN and got.utility_exact[6] is WIN
+    manual["labels"] = Shared([(), ("h", "t"), acts, ("b", "a")], np.array([1, 2, 3, 0, 0, 0, 0]))
+    with pytest.raises(ValueError, match="node 2 lists its infoset's actions out of order"):
+        tree_game(2, **manual)
 
 
 def test_shared_by_identity_merges_equal_objects() -> None:
@@ -154,13 +164,14 @@ def test_shared_by_identity_merges_equal_objects() -> None:
         ("probs", [-2, -1, -1, -1, -1, -1, -1], "a probs index outside its 1 values"),
         ("utility", [-1, -1, -1, 0, 1, 2, 0], "terminal 5 has no utility"),
         ("utility", [-1, 0, -1, 0, 1, 0, 0], "only terminals have utilities"),
-        ("labels", [1, 2, -1, 0, 0, 0, 0], "one child per edge label"),
-        ("labels", [1, 2, 3, 0, 0, 0, 0], "one child per edge label"),
+        ("labels", [1, 2, -1, 0, 0, 0, 0], "node 2 has no labels"),
+        ("labels", [1, 2, 2, 3, 0, 0, 0], "node 3 has no labels"),
+        ("labels", [1, 2, 2, 0, 0, 0, 0.0], "the labels index must be integers, not float64"),
     ],
 )
 def test_malformed_shared_fields_are_refused(field: str, index: list[int], message: str) -> None:
-    """A shared field's indices: one per node, each -1 or one of its values; a value of None
-    counts as none (-1)."""
+    """A shared field's indices: integers, one per node, each -1 or one of its values; a value
+    of None counts as none (-1), which no node's labels may be."""
     acts = declaration()["labels"][1]
     fields: dict[str, Any] = {
         "labels": Shared([(), ("h", "t"), acts, None], np.array([1, 2, 2, 0, 0, 0, 0])),
