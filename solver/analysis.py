@@ -438,6 +438,35 @@ def _below(game: Game, roots: Sequence[int]) -> npt.NDArray[np.bool_]:
     return mask
 
 
+def _action_wins(
+    game: Game,
+    seat: int,
+    info: Infoset,
+    own_choice: Callable[[Infoset], Hashable],
+    other_probs: Callable[[Infoset], list[float]],
+) -> Any:
+    """Per node: ``seat``'s win probability (floats) when it plays ``own_choice`` at its
+    information sets and the others play ``other_probs``, valued only below its root
+    decisions ``info.nodes`` (elsewhere nothing is won, and 0 is given). Only the rows of
+    the information sets there are filled."""
+    below = _below(game, info.nodes)
+    needed = np.unique(game.infoset[below & (game.kind == DECISION)])
+    table: list[list[float] | None] = [None] * len(game.infosets)
+    for i in map(game.infosets.__getitem__, needed.tolist()):
+        if i.player == seat:
+            choice = own_choice(i)
+            table[i.index] = [1.0 if a == choice else 0.0 for a in i.actions]
+        else:
+            table[i.index] = other_probs(i)
+    return _float_values(game, seat, table, _win_payoff(game, seat, info.nodes, below), below)
+
+
+def _held(probs: tuple[Fraction, ...] | None) -> tuple[Fraction, ...]:
+    """An exact profile's row of another seat's information set (always held)."""
+    assert probs is not None
+    return probs
+
+
 def _win_payoff(
     game: Game,
     seat: int,
@@ -1105,21 +1134,14 @@ def _equilibrium(
     actions: list[ActionResult] = []
     if info is not None:
         response = cert.responses[seat]
-        opp = 1 - seat
-        # The win probabilities of the seat's actions read only the information sets below
-        # its root decisions (elsewhere nothing is won): their rows alone are filled.
-        below = _below(game, info.nodes)
-        needed = np.unique(game.infoset[below & (game.kind == DECISION)])
-        table: list[list[float] | None] = [None] * len(game.infosets)
-        for i in map(game.infosets.__getitem__, needed.tolist()):
-            if i.player == seat:
-                choice = response.strategy[i.key]
-                table[i.index] = [1.0 if a == choice else 0.0 for a in i.actions]
-            else:
-                probs = cert.profile[opp][i.key]
-                table[i.index] = [float(probs[a]) for a in i.actions]
-        payoff = _win_payoff(game, seat, info.nodes, below)
-        wins = _float_values(game, seat, table, payoff, below)
+        opp_profile = cert.profile[1 - seat]
+        wins = _action_wins(
+            game,
+            seat,
+            info,
+            lambda i: response.strategy[i.key],
+            lambda i: [float(opp_profile[i.key][a]) for a in i.actions],
+        )
         win_per = _per_action(game, info, wins, root_p)
         reach = sum((root_p[h] for h in info.nodes), Fraction(0))
         cf = response.action_values[info.key]
@@ -1200,21 +1222,14 @@ def _against_models(
     br, exact = best_response_and_profile(game, seat, policies)
     actions: list[ActionResult] = []
     if info is not None:
-        # As in _equilibrium: only the information sets below the seat's root decisions
-        # are read, from the exact profile the best response was computed against.
-        below = _below(game, info.nodes)
-        needed = np.unique(game.infoset[below & (game.kind == DECISION)])
-        table: list[list[float] | None] = [None] * len(game.infosets)
-        for i in map(game.infosets.__getitem__, needed.tolist()):
-            if i.player == seat:
-                choice = br.strategy[i.key]
-                table[i.index] = [1.0 if a == choice else 0.0 for a in i.actions]
-            else:
-                probs = exact[i.index]
-                assert probs is not None
-                table[i.index] = [float(x) for x in probs]
-        payoff = _win_payoff(game, seat, info.nodes, below)
-        wins = _float_values(game, seat, table, payoff, below)
+        # The others' rows from the exact profile the best response was computed against.
+        wins = _action_wins(
+            game,
+            seat,
+            info,
+            lambda i: br.strategy[i.key],
+            lambda i: [float(x) for x in _held(exact[i.index])],
+        )
         win_per = _per_action(game, info, wins, root_p)
         reach = sum((root_p[h] for h in info.nodes), Fraction(0))
         cf = br.action_values[info.key]

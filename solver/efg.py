@@ -693,7 +693,8 @@ def shared_by_identity(values: Sequence[Any], index: npt.NDArray[np.integer[Any]
     """``Shared(values, index)`` (``index``: -1 or a position in ``values``) with the equal
     objects among ``values`` (by identity) merged into one, so that :func:`tree_game` checks
     each once. The index keeps its integer type."""
-    assert index.size == 0 or (int(index.min()) >= -1 and int(index.max()) < len(values))
+    if index.size and (int(index.min()) < -1 or int(index.max()) >= len(values)):
+        raise ValueError(f"shared_by_identity: an index outside -1..{len(values) - 1}")
     first, group = group_by_identity(values)
     merged = np.full(index.shape, -1, dtype=index.dtype)
     held = index >= 0
@@ -727,13 +728,13 @@ def _shared(
         if len(given) != n_nodes:
             raise ValueError(f"tree_game: one {field} entry (or None) per node")
         at = given if nodes is None else [given[n] for n in nodes.tolist()]
-        first, group = group_by_identity(at)
-        values = [at[i] for i in first.tolist()]
+        grouped = shared_by_identity(at, np.arange(len(at), dtype=np.int64))
+        values = list(grouped.values)
         if nodes is None:
-            index = group.astype(np.int64)
+            index = grouped.index
         else:
             index = np.full(n_nodes, -1, dtype=np.int64)
-            index[nodes] = group
+            index[nodes] = grouped.index
     for i, v in enumerate(values):
         if v is None:
             index[index == i] = -1

@@ -1564,6 +1564,73 @@ def test_the_action_tables_win_probabilities_need_only_the_tree_below_the_seats_
     assert len({round(a.win, 9) for a in got.actions}) > 3
 
 
+def test_the_action_tables_win_probabilities_are_those_of_the_certified_profile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each root action's win probability is, recomputed node by node in exact arithmetic,
+    the seat's chance of winning the round when it plays its certified best response and the
+    other seat its certified equilibrium strategy (classic k = 3 seed 3003, whose actions'
+    wins go through the other seat's mixed decisions)."""
+    from loveformal.solver.efg import CHANCE, TERMINAL
+    from loveformal.solver.endgame import terminal_winners
+
+    state = parse_position(
+        "classic 2p r1 start:P1 | P1 Princess d:Guard*2,Prince,Handmaid t0 | P2 Guard,Priest "
+        "d:King,Priest t0 | deck - / Guard,Baron*2 | aside Guard | up Prince,Handmaid,Countess "
+        "| play P2"
+    )
+    seen: dict[str, Any] = {}
+    certificate, action_wins = analysis._certificate, analysis._action_wins
+
+    def keep_certificate(game: Any, sol: Any, seconds: Any) -> Any:
+        made = certificate(game, sol, seconds)
+        seen["cert"] = made[0]
+        return made
+
+    def keep_call(game: Any, seat: int, info: Any, *rest: Any) -> Any:
+        seen.update(game=game, seat=seat, info=info)
+        return action_wins(game, seat, info, *rest)
+
+    monkeypatch.setattr(analysis, "_certificate", keep_certificate)
+    monkeypatch.setattr(analysis, "_action_wins", keep_call)
+    got = solve_position(state, pimc=False)
+    game, seat, info, cert = seen["game"], seen["seat"], seen["info"], seen["cert"]
+    response, other = cert.responses[seat].strategy, cert.profile[1 - seat]
+    memo: dict[int, Fraction] = {}
+
+    def win(n: int) -> Fraction:
+        if n not in memo:
+            lo, hi = int(game.child_start[n]), int(game.child_start[n + 1])
+            kids = [int(c) for c in game.edge_child[lo:hi]]
+            if game.kind[n] == TERMINAL:
+                winners = terminal_winners(game, n)
+                assert winners is not None
+                memo[n] = Fraction(winners[seat])
+            elif game.kind[n] == CHANCE:
+                probs = game.edge_prob_exact[lo:hi]
+                memo[n] = sum((p * win(c) for p, c in zip(probs, kids, strict=True)), Fraction(0))
+            else:
+                i = game.infosets[int(game.infoset[n])]
+                if i.player == seat:
+                    memo[n] = win(kids[i.actions.index(response[i.key])])
+                else:
+                    mix = [Fraction(other[i.key][a]) for a in i.actions]
+                    memo[n] = sum((p * win(c) for p, c in zip(mix, kids, strict=True)), Fraction(0))
+        return memo[n]
+
+    deal = {int(game.edge_child[e]): game.edge_prob_exact[e] for e in range(game.child_start[1])}
+    reach = sum((deal[h] for h in info.nodes), Fraction(0))
+    for a, label in enumerate(info.actions):
+        want = sum(
+            (deal[h] * win(int(game.edge_child[game.child_start[h] + a])) for h in info.nodes),
+            Fraction(0),
+        )
+        row = next(r for r in got.actions if r.action == label)
+        assert row.win == pytest.approx(float(want / reach), abs=1e-12)
+    mixes = [i for i in game.infosets if i.player != seat and 0 < max(other[i.key].values()) < 1]
+    assert mixes and len({round(r.win, 9) for r in got.actions}) > 3
+
+
 @pytest.mark.parametrize("top", [40, 1 << 16, 1 << 20])
 def test_the_depth_order_is_numpys_stable_argsort(top: int) -> None:
     from loveformal.solver.efg import stable_order

@@ -154,6 +154,9 @@ def test_shared_by_identity_merges_equal_objects() -> None:
     assert got.index[0] == got.index[2] != got.index[4]
     empty = shared_by_identity([], np.full(3, -1, dtype=np.int64))
     assert empty.values == [] and empty.index.tolist() == [-1, -1, -1]
+    for wrong in ([0, 1, 5], [0, -2, 1]):
+        with pytest.raises(ValueError, match=r"an index outside -1\.\.4"):
+            shared_by_identity(values, np.array(wrong))
 
 
 @pytest.mark.parametrize(
