@@ -2610,7 +2610,7 @@ def _build_reduced(
         at = [PoolDeal(e, a) for e, cards in zip(entries, asides, strict=True) for a in cards]
         at_deal = [i for m in groups for i in m]
         t = time.perf_counter()
-        got = pooled_minimax(at)
+        got = pooled_minimax(at, built.dag)
         by_deal = dict(zip(at_deal, got, strict=True))
         values = tuple(by_deal[i] for i in range(len(deals)))
         seconds = time.perf_counter() - t

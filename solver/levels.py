@@ -59,7 +59,7 @@ import itertools
 import operator
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
@@ -131,6 +131,8 @@ class LevelBuild:
     actions and were left with one by dominance (they make no node)."""
     dominated: int
     """Actions dropped by dominance (summed over information sets)."""
+    dag: _Dag = field(repr=False, compare=False)
+    """The engine's memoised nodes as arrays (the determinized pass reads them)."""
 
 
 _INDEX = operator.attrgetter("index")
@@ -964,7 +966,11 @@ def build_levels(
         return out
 
     return LevelBuild(
-        game=game, full_histories=full, forced=LazyTable(forced_table), dominated=dominated
+        game=game,
+        full_histories=full,
+        forced=LazyTable(forced_table),
+        dominated=dominated,
+        dag=dag,
     )
 
 

@@ -18,24 +18,25 @@ about a seventh of the cost on the benchmark endgames.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+import math
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from loveformal.actions import Draw
-from loveformal.cards import Card
+from loveformal.cards import Card, sort_cards
 
-from .efg import CHANCE, TERMINAL, Game
-from .endgame import pool_copies
+from .efg import CHANCE, DECISION, TERMINAL, Game
+from .levels import _edges_of
 
 if TYPE_CHECKING:
     from .endgame import _Entry
-
-_N = TypeVar("_N", float, Fraction)
+    from .levels import _Dag
 
 __all__ = [
     "Determinized",
@@ -225,123 +226,252 @@ class PoolDeal(NamedTuple):
     """The deal's own set-aside card, None when its node is not pooled."""
 
 
-def pooled_minimax(deals: Sequence[PoolDeal]) -> list[tuple[Fraction, dict[Hashable, Fraction]]]:
+def pooled_minimax(
+    deals: Sequence[PoolDeal], dag: _Dag
+) -> list[tuple[Fraction, dict[Hashable, Fraction]]]:
     """Per deal: its perfect-information minimax value (player 0's utility) and, when its
     node is a decision, each action's (the child's value), computed on the engine's memoised
-    nodes of a build whose deals share nodes by pool
+    nodes (``dag``, numbered children first) of a build whose deals share nodes by pool
     (:attr:`~loveformal.solver.endgame.Reductions.pool_aside`).
 
     The determinized player knows the deal, set-aside card included, so the values are
-    those of the deal's own game: at a pooled node (one whose set-aside card and unseen
-    pile cards are one pool of ``m`` cards, :func:`~loveformal.solver.endgame.pool_copies`)
-    a draw takes card ``c`` with probability
-    ``(n(c) − [c = a]) / (m − 1)`` given the deal's set-aside card ``a`` — the pile is the
-    pool without ``a`` — and leads to the pooled child, where ``a`` is still set aside. The
-    pooled game's own tree cannot say this (its histories do not know ``a``), hence this pass
-    over the nodes, keyed on (node, set-aside card). As :func:`minimax_values`: floats
-    first, then exact values only where a choice can depend on them. Every action of the
-    engine's nodes counts (no dominance), which is what the reduced game's minimax is too.
+    those of the deal's own game: at a pooled draw (a chance node whose set-aside card and
+    unseen pile cards are one pool of ``m`` cards, :func:`~loveformal.solver.endgame.pool_copies`)
+    the draw takes card ``c`` with probability ``(n(c) − [c = a]) / (m − 1)`` given the deal's
+    set-aside card ``a`` — the pile is the pool without ``a`` — and leads to the pooled child,
+    where ``a`` is still set aside. The pooled game's own tree cannot say this (its histories do
+    not know ``a``), hence this pass over the nodes, with one column of values per set-aside
+    card of the deals. A node with no pooled draw below it has the same value in every column
+    and is valued once. As :func:`minimax_values`: floats first, every node and column at
+    once, one height of the DAG at a time; then exact values only where a choice can depend
+    on them. Every action of the engine's nodes counts (no dominance), which is what the
+    reduced game's minimax is too.
     """
-    # Per node (by identity): pooled or not; at a pooled draw from the unseen cards, the
-    # pool's size and per outcome (card, its copies in the pool, child); at another chance
-    # node its probabilities as floats.
-    Info = tuple[bool, int, list[tuple[Card, int, "_Entry"]] | None, list[float] | None]
-    infos: dict[int, Info] = {}
-    as_floats: dict[int, list[float]] = {}
-    memo_clears: list[Callable[[], None]] = []
+    nodes = _PooledNodes(dag, deals)
+    return nodes.exact_values(deals)
 
-    def info(e: _Entry) -> Info:
-        got = infos.get(id(e))
-        if got is None:
-            pool = pool_copies(e.state)
-            is_pooled = pool is not None
-            size, rows, probs = 0, None, None
-            if e.kind == CHANCE:
-                if pool is not None and not e.state.pile.top:
-                    size = sum(pool.values())
-                    cards = (cast(Draw, label).card for label in e.labels)
-                    rows = [(c, pool[c], kid) for c, kid in zip(cards, e.children, strict=True)]
-                else:
-                    assert e.probs is not None
-                    probs = as_floats.get(id(e.probs))
-                    if probs is None:
-                        probs = as_floats[id(e.probs)] = [float(p) for p in e.probs]
-            got = infos[id(e)] = (is_pooled, size, rows, probs)
-        return got
 
-    def values(
-        zero: _N,
-        number: Callable[[Fraction], _N],
-        probabilities: Callable[[_Entry, list[float]], Sequence[_N]],
-        decide: Callable[[_Entry, Card | None], _N],
-    ) -> Callable[[_Entry, Card | None], _N]:
-        """One pass (floats, or exact): a node's value given the deal's set-aside card,
-        memoised on (node, card), on (node, None) where the node is not pooled."""
-        memo: dict[tuple[int, Card | None], _N] = {}
-        memo_clears.append(memo.clear)
+class _PooledNodes:
+    """The arrays of :func:`pooled_minimax`: the DAG's float values per set-aside card
+    (column), then which (node, column) pairs need an exact value."""
 
-        def value(e: _Entry, a: Card | None) -> _N:
-            asked = (id(e), a)
-            found = memo.get(asked)
-            if found is not None:
-                return found
-            is_pooled, size, rows, probs = info(e)
-            if not is_pooled and a is not None:  # the value does not depend on ``a``
-                found = memo[asked] = value(e, None)
-                return found
-            if e.kind == TERMINAL:
-                assert e.exact is not None
-                v = number(e.exact[0])
-            elif rows is not None:  # a pooled draw: the pile is the pool without ``a``
-                total = zero
-                for card, n, kid in rows:
-                    if card is a:
-                        n -= 1
-                    if n:
-                        total += n * value(kid, a)
-                v = total / (size - 1)
-            elif probs is not None:
-                kids = zip(probabilities(e, probs), e.children, strict=True)
-                v = sum((p * value(kid, a) for p, kid in kids), zero)
-            else:
-                v = decide(e, a)
-            memo[asked] = v
-            return v
+    def __init__(self, dag: _Dag, deals: Sequence[PoolDeal]) -> None:
+        self.dag = dag
+        entries = dag.entries
+        n, n_edges = len(entries), int(dag.child.shape[0])
+        kind, start = dag.kind, dag.start
+        cards = sort_cards({d.aside for d in deals if d.aside is not None})
+        self.column = {c: j for j, c in enumerate(cards)}
+        self.width = width = max(1, len(cards))
+        self.aside = np.array([c.index for c in cards] or [-1], dtype=np.int64)
+        # Per edge: the probability (floats) at a chance node that is no pooled draw; at a
+        # pooled draw, the card drawn (its index), its copies in the pool and the pool's size
+        # less one (the pile: the pool without the set-aside card).
+        plain: list[int] = []  # chance nodes that are no pooled draw
+        plain_probs: list[float] = []
+        pooled: list[int] = []
+        pooled_drawn: list[int] = []
+        pooled_copies: list[int] = []
+        pooled_rest: list[int] = []
+        as_floats: dict[int, list[float]] = {}
+        pools: dict[tuple[object, object], Counter[Card]] = {}
+        # Per labels, unseen cards and set-aside card: the drawn cards, their copies in the
+        # pool, its size − 1.
+        rows: dict[tuple[object, object, Card], tuple[list[int], list[int], int]] = {}
+        for i in np.flatnonzero(kind == CHANCE).tolist():
+            e = entries[i]
+            state = e.state
+            unseen, aside = state.pile.unseen, state.set_aside
+            if state.pile.top or aside is None or not unseen:
+                assert e.probs is not None
+                p = as_floats.get(id(e.probs))
+                if p is None:
+                    p = as_floats[id(e.probs)] = [float(x) for x in e.probs]
+                plain.append(i)
+                plain_probs.extend(p)
+                continue
+            row = rows.get((e.labels, unseen, aside))
+            if row is None:
+                pool = pools.get((unseen, aside))
+                if pool is None:
+                    pool = pools[(unseen, aside)] = Counter(unseen)
+                    pool[aside] += 1
+                drawn_cards = [cast(Draw, label).card for label in e.labels]
+                row = rows[(e.labels, unseen, aside)] = (
+                    [c.index for c in drawn_cards],
+                    [pool[c] for c in drawn_cards],
+                    pool.total() - 1,
+                )
+            pooled.append(i)
+            pooled_drawn.extend(row[0])
+            pooled_copies.extend(row[1])
+            pooled_rest.append(row[2])
+        nlab, child = dag.nlab, dag.child
+        self.prob = np.zeros(n_edges)
+        self.prob[_edges_of(np.array(plain, dtype=np.int64), nlab, start)[0]] = plain_probs
+        self.drawn = np.full(n_edges, -1, dtype=np.int64)
+        self.copies = np.zeros(n_edges, dtype=np.int64)
+        self.rest = np.ones(n_edges)
+        at_pooled = np.array(pooled, dtype=np.int64)
+        edges = _edges_of(at_pooled, nlab, start)[0]
+        self.drawn[edges] = pooled_drawn
+        self.copies[edges] = pooled_copies
+        self.rest[edges] = np.repeat(np.array(pooled_rest, dtype=np.float64), nlab[at_pooled])
+        pooled_draw = np.zeros(n, dtype=bool)
+        pooled_draw[at_pooled] = True
+        self.pooled_draw = pooled_draw
+        # Nodes with a pooled draw below them: only their values depend on the column.
+        self.depends = depends = pooled_draw.copy()
+        for level in dag.levels[1:]:
+            edges, seg = _edges_of(level, nlab, start)
+            depends[level] |= np.logical_or.reduceat(depends[child[edges]], seg)
+        # The float values, every column, heights in increasing order.
+        utility: dict[int, float] = {}
+        terminal_values: list[float] = []
+        for i in dag.levels[0].tolist():
+            u = entries[i].exact
+            assert u is not None
+            f = utility.get(id(u))
+            if f is None:
+                f = utility[id(u)] = float(u[0])
+            terminal_values.append(f)
+        self.values = values = np.zeros((n, width))
+        values[dag.levels[0]] = np.array(terminal_values)[:, None]
+        first = dag.player == 0
+        for level in dag.levels[1:]:
+            edges, seg = _edges_of(level, nlab, start)
+            below = values[child[edges]]
+            sums = np.add.reduceat(self.weights(edges) * below, seg, axis=0)
+            best = np.where(
+                first[level][:, None],
+                np.maximum.reduceat(below, seg, axis=0),
+                np.minimum.reduceat(below, seg, axis=0),
+            )
+            values[level] = np.where((kind[level] == CHANCE)[:, None], sums, best)
 
-        return value
+    def weights(self, edges: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """Per edge and column, the edge's probability (0 at a decision)."""
+        w = np.repeat(self.prob[edges][:, None], self.width, axis=1)
+        at = np.flatnonzero(self.drawn[edges] >= 0)
+        if at.size:
+            pe = edges[at]
+            own = self.drawn[pe][:, None] == self.aside[None, :]
+            w[at] = (self.copies[pe][:, None] - own) / self.rest[pe][:, None]
+        return w
 
-    def best_float(e: _Entry, a: Card | None) -> float:
-        kids = [fval(kid, a) for kid in e.children]
-        return max(kids) if e.player == 0 else min(kids)
+    def col(self, node: int, column: int) -> int:
+        """The column that holds ``node``'s value for ``column``'s set-aside card."""
+        return column if self.depends[node] else 0
 
-    def best_exact(e: _Entry, a: Card | None) -> Fraction:
-        best = fval(e, a)
-        tolerance = TOLERANCE * max(1.0, abs(best))
-        near = [xval(c, a) for c in e.children if abs(fval(c, a) - best) <= tolerance]
-        return max(near) if e.player == 0 else min(near)
-
-    def exact_probs(e: _Entry, _: list[float]) -> Sequence[Fraction]:
-        assert e.probs is not None
-        return e.probs
-
-    fval = values(0.0, float, lambda _, probs: probs, best_float)
-    xval = values(Fraction(0), Fraction, exact_probs, best_exact)
-
-    out: list[tuple[Fraction, dict[Hashable, Fraction]]] = []
-    try:
+    def exact_values(
+        self, deals: Sequence[PoolDeal]
+    ) -> list[tuple[Fraction, dict[Hashable, Fraction]]]:
+        dag, width, values = self.dag, self.width, self.values
+        entries, kind, nlab, start, child = dag.entries, dag.kind, dag.nlab, dag.start, dag.child
+        need = np.zeros((len(entries), width), dtype=bool)
+        asked: list[tuple[int, int]] = []
         for d in deals:
+            x = d.entry.index
+            if d.aside is None and self.depends[x]:
+                raise ValueError(
+                    f"engine node {x} has a pooled draw below it: its deal needs its set-aside card"
+                )
+            j = 0 if d.aside is None else self.column[d.aside]
+            asked.append((x, j))
+            need[x, self.col(x, j)] = True
+            if kind[x] == DECISION:
+                for kid in d.entry.children:
+                    need[kid.index, self.col(kid.index, j)] = True
+        # Top-down (heights decreasing: every parent is higher than its children), the
+        # (edge, column) pairs each needed pair's exact value reads: a chance node's every
+        # outcome the column's deal can draw, a decision's children within the tolerance.
+        taken: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
+        # A free node (no choice below: :class:`~loveformal.solver.levels._Dag`) with no pooled
+        # draw below has its exact value already, the pooled game's expectation.
+        known = dag.free & ~self.depends
+        for level in reversed(dag.levels[1:]):
+            rows = need[level]
+            live = rows.any(axis=1) & ~known[level]
+            level, rows = level[live], rows[live]
+            count = nlab[level]
+            edges, _ = _edges_of(level, nlab, start)
+            kids = child[edges]
+            at = np.repeat(values[level], count, axis=0)
+            tolerance = TOLERANCE * np.maximum(1.0, np.abs(at))
+            near = np.abs(values[kids] - at) <= tolerance
+            drawable = (self.weights(edges) != 0) | (self.drawn[edges] < 0)[:, None]
+            chance = np.repeat(kind[level] == CHANCE, count)[:, None]
+            take = np.repeat(rows, count, axis=0) & np.where(chance, drawable, near)
+            # Column-major: each (node, column)'s edges are consecutive.
+            cols, pick = np.nonzero(take.T)
+            reached = kids[pick]
+            need[reached, np.where(self.depends[reached], cols, 0)] = True
+            taken.append((edges[pick], cols))
+        # Bottom-up, exactly.
+        exact: dict[int, Fraction] = {}
+        for x in np.flatnonzero(need[:, 0] & known).tolist():
+            u = dag.expect[x]
+            assert u is not None
+            exact[x * width] = u[0]
+        kinds, depends = kind.tolist(), self.depends.tolist()
+        firsts = (dag.player == 0).tolist()
+        pooled = self.pooled_draw.tolist()
+        owners, kids_of, starts = dag.edge_owner.tolist(), child.tolist(), start.tolist()
+        drawn, copies = self.drawn.tolist(), self.copies.tolist()
+        pool_rest = {x: int(self.rest[start[x]]) for x in np.flatnonzero(self.pooled_draw).tolist()}
+        aside = self.aside.tolist()
+        for edges, cols in reversed(taken):
+            # Each needed (node, column)'s edges are consecutive: a decision's children's
+            # values, or a chance node's weighted values as numerators and denominators
+            # (summed over a common denominator, one normalisation per node).
+            key, x, j = -1, -1, -1
+            terms: list[Fraction] = []
+            nums: list[int] = []
+            dens: list[int] = []
+            for edge, column in zip(edges.tolist(), cols.tolist(), strict=True):
+                owner = owners[edge]
+                if owner != x or column != j:
+                    if key >= 0:
+                        exact[key] = _combine(terms, nums, dens, firsts[x], pool_rest.get(x))
+                    x, j, key = owner, column, owner * width + column
+                    terms, nums, dens = [], [], []
+                kid = kids_of[edge]
+                v = exact[kid * width + (column if depends[kid] else 0)]
+                if kinds[x] != CHANCE:
+                    terms.append(v)
+                elif pooled[x]:
+                    nums.append((copies[edge] - (drawn[edge] == aside[column])) * v.numerator)
+                    dens.append(v.denominator)
+                else:
+                    probs = entries[x].probs
+                    assert probs is not None
+                    p = probs[edge - starts[x]]
+                    nums.append(p.numerator * v.numerator)
+                    dens.append(p.denominator * v.denominator)
+            if key >= 0:
+                exact[key] = _combine(terms, nums, dens, firsts[x], pool_rest.get(x))
+        out: list[tuple[Fraction, dict[Hashable, Fraction]]] = []
+        for d, (x, j) in zip(deals, asked, strict=True):
             e = d.entry
             per: dict[Hashable, Fraction] = {}
-            if e.kind != TERMINAL and e.kind != CHANCE:
+            if kind[x] == DECISION:
                 per = {
-                    label: xval(c, d.aside) for label, c in zip(e.labels, e.children, strict=True)
+                    label: exact[kid.index * width + self.col(kid.index, j)]
+                    for label, kid in zip(e.labels, e.children, strict=True)
                 }
-            out.append((xval(e, d.aside), per))
-    finally:
-        # The passes refer to one another and to themselves (closures): a cycle, which
-        # without this would keep every node in ``infos`` until the collector runs.
-        infos.clear()
-        as_floats.clear()
-        for clear in memo_clears:
-            clear()
-    return out
+            out.append((exact[x * width + self.col(x, j)], per))
+        return out
+
+
+def _combine(
+    terms: list[Fraction], nums: list[int], dens: list[int], first: bool, rest: int | None
+) -> Fraction:
+    """A node's exact value: at a decision (``terms``, its candidates' values) the best of
+    them for its player (``first``: player 0); at a chance node ``Σ nums / dens``, divided
+    by ``rest`` at a pooled draw (whose weights are the drawn cards' copies in the pool; the
+    pile is the pool less the set-aside card)."""
+    if terms:
+        return max(terms) if first else min(terms)
+    common = math.lcm(*dens)
+    total = sum(n * (common // d) for n, d in zip(nums, dens, strict=True))
+    return Fraction(total, common * (rest or 1))

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
 import pytest
 
 from loveformal.cards import Card, sort_cards
 from loveformal.solver import endgame as endgame_module
+from loveformal.solver import pimc
 from loveformal.solver.analysis import EndgameResult, solve_position
 from loveformal.solver.endgame import (
     Deal,
@@ -30,7 +31,8 @@ from loveformal.solver.endgame import (
     enumerate_deals,
     pool_deals,
 )
-from loveformal.solver.pimc import minimax_values
+from loveformal.solver.levels import _Dag
+from loveformal.solver.pimc import PoolDeal, minimax_values
 from loveformal.state import State
 
 from .test_fast_build import bench_position
@@ -142,6 +144,45 @@ def test_the_determinized_value_needs_each_deals_set_aside_card() -> None:
     assert eg.groups is not None and eg.determinized is None  # only when asked
     sign = 1 if r.seat == 0 else -1
     assert sign * minimax_values(eg.game)[0] == Fraction(-1, 12) * (1 if r.seat == 0 else -1)
+
+
+def test_a_pooled_deal_without_its_set_aside_card_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deal whose node has a pooled draw below it cannot be valued without its set-aside
+    card (the draw's probabilities depend on it): the determinized pass says so rather than
+    take the pool's."""
+    seen: list[tuple[Sequence[PoolDeal], object]] = []
+    real = pimc.pooled_minimax
+
+    def spy(
+        deals: Sequence[PoolDeal], dag: _Dag
+    ) -> list[tuple[Fraction, dict[Hashable, Fraction]]]:
+        seen.append((deals, dag))
+        return real(deals, dag)
+
+    monkeypatch.setattr(pimc, "pooled_minimax", spy)
+    build_endgame(bench_position("classic", 2, 3), reduce=True, determinize=True)
+    ((deals, dag),) = seen
+    pooled = next(d for d in deals if d.aside is not None)
+    assert isinstance(dag, _Dag)
+    assert real([pooled], dag)  # with its card it is valued
+    with pytest.raises(ValueError, match="needs its set-aside card"):
+        real([PoolDeal(pooled.entry, None)], dag)
+
+
+def test_the_exact_step_of_the_determinized_pass() -> None:
+    """One node's exact value from its candidates (:func:`~loveformal.solver.pimc._combine`):
+    the best for the player at a decision, a weighted sum at a chance node, divided by the
+    pile's size at a pooled draw."""
+    third, half = Fraction(1, 3), Fraction(1, 2)
+    assert pimc._combine([third, half], [], [], True, None) == half
+    assert pimc._combine([third, half], [], [], False, None) == third
+    # Probabilities 1/4 and 3/4 of the values 1/3 and −1/2: 1/12 − 3/8 = −7/24.
+    assert pimc._combine([], [1 * 1, 3 * -1], [4 * 3, 4 * 2], True, None) == Fraction(-7, 24)
+    # A pooled draw from a pool of 4 whose set-aside card is the one Priest: the pile holds
+    # 2 Guards and the Baron (copies 2 and 1, over 4 − 1), of values 1/3 and −1/2.
+    assert pimc._combine([], [2 * 1, 1 * -1], [3, 2], True, 3) == Fraction(1, 18)
 
 
 def test_a_prior_that_leaves_a_set_aside_card_out_is_not_pooled() -> None:
