@@ -184,6 +184,7 @@ from .efg import (
 from .expectimax import exact_number
 
 _RETURNED = EventKind.RETURNED
+_PLAYED = EventKind.PLAYED
 
 if TYPE_CHECKING:
     from .levels import LevelBuild
@@ -1795,6 +1796,9 @@ class Reductions:
     pool_aside: bool = True
     """Deals that differ only in which card of their pool is set aside are one root outcome,
     and the draws are made from the pool (:func:`pool_deals`)."""
+    discard_orders: bool = True
+    """States that differ only in the order of their discard piles are one engine node
+    (:meth:`_TreeWalker.canonical_seats`; the histories and information sets are the same)."""
 
 
 @dataclass(frozen=True)
@@ -2042,6 +2046,33 @@ def _public_view(state: State, seat: int) -> tuple[tuple[object, ...], tuple[obj
 
 
 _new_state = tuple.__new__
+_DISCARDS = 11
+"""The discard piles' index in the head of :func:`_public_view`."""
+_ADDS_TO_DISCARDS = (EventKind.DISCARDED, EventKind.KNOCKED_OUT)
+"""Events whose ``cards`` go on the seat's discard pile (as :data:`EventKind.PLAYED`'s card)."""
+
+
+def replayed_discards(
+    discards: tuple[tuple[Card, ...], ...], events: Sequence[Event]
+) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's discard pile after ``events``, from the piles ``discards`` before them: a
+    played card goes on its player's pile, a hand discarded without effect (the Prince, the
+    Bishop's redraw) or knocked out on its seat's, in order. These events are public, so any
+    seat's view of the events gives the piles; the engine adds cards to a discard pile in
+    :func:`~loveformal.engine.apply`'s play, :func:`~loveformal.scoring.discard_hand` and
+    :func:`~loveformal.scoring.knock_out` only (a test replays random rounds of every preset)."""
+    piles = list(discards)
+    for ev in events:
+        kind = ev.kind
+        if kind is _PLAYED:
+            seat = cast(int, ev.seat)
+            piles[seat] = (*piles[seat], cast(Card, ev.card))
+        elif kind in _ADDS_TO_DISCARDS and ev.cards:
+            seat = cast(int, ev.seat)
+            piles[seat] = piles[seat] + ev.cards
+    return tuple(piles)
+
+
 _POOLED = "pooled"
 """Marks a pooled memo key (:attr:`_TreeWalker.pool_aside`) in place of the set-aside card."""
 assert State._fields[0] == "rules" and State._fields[-1] == "log"
@@ -2096,12 +2127,35 @@ class _TreeWalker:
         """Key states on their *pool* (the set-aside card and the pile's unseen part as one
         multiset) and draw from the pool: see :func:`pool_deals`. Set by the reduced build."""
         self.pools: dict[tuple[tuple[Card, ...], Card], tuple[Card, ...]] = {}
+        self.sorted_discards = False
+        """Key states on their seats with each discard pile in card order, and public views
+        on those piles (see :meth:`canonical_seats`). Set by the reduced build, which puts
+        the piles' order back into each information set's key (:func:`replayed_discards`)."""
+        self.seat_ids: dict[tuple[Seat, ...], int] = {}
+        self.canonical_ids: dict[tuple[Seat, ...], int] = {}
 
     # -- memoised engine nodes
 
+    def canonical_seats(self, seats: tuple[Seat, ...]) -> int:
+        """The id of ``seats`` with each discard pile in card order.
+
+        States that differ only in the order of their discard piles have the same future:
+        the rules read a discard pile only for what it holds (the Count's bonus, the
+        showdown's discard total, the Constable, the Spy), never for its order, and no event
+        shows it. So one engine node serves them all. Their histories are still told apart
+        where it matters: each seat saw the cards go on the piles (public events), so the
+        seat's event sequence, part of every information set's identity, fixes the order."""
+        found = self.seat_ids.get(seats)
+        if found is None:
+            canonical = tuple([_new_state(Seat, (s[0], sort_cards(s[1]), *s[2:])) for s in seats])
+            found = self.canonical_ids.setdefault(canonical, len(self.canonical_ids))
+            self.seat_ids[seats] = found
+        return found
+
     def entry(self, state: State) -> _Entry:
         # Memoised on the state without its ruleset (the first field, the root's in every
-        # state of the endgame: hashing it is a Python call) and its log (the last).
+        # state of the endgame: hashing it is a Python call) and its log (the last); with
+        # ``sorted_discards``, on its seats' id with the discard piles in card order.
         key: tuple[object, ...] = state[1:-1]
         if self.pool_aside and state[4] is not None and state[3][1]:
             # Pooled (a set-aside card and unseen pile cards, as :func:`pool_copies`): the
@@ -2109,6 +2163,8 @@ class _TreeWalker:
             top, unseen, bottom = state[3]
             pool = self.pool(unseen, state[4])
             key = (state[1], state[2], (top, pool, bottom), _POOLED, *state[5:-1])
+        if self.sorted_discards:
+            key = (key[0], self.canonical_seats(state[2]), *key[2:])
         found = self.memo.get(key)
         if found is not None:
             return found
@@ -2151,6 +2207,9 @@ class _TreeWalker:
                 e.player = current_player(bare)
                 e.labels = decision_actions(bare, self.merge)
                 head, tail = _public_view(bare, e.player)
+                if self.sorted_discards:  # the piles' order: see :meth:`canonical_seats`
+                    piles = tuple(map(sort_cards, cast(Any, head[_DISCARDS])))
+                    head = (*head[:_DISCARDS], piles, *head[_DISCARDS + 1 :])
                 view = (head, tail)
                 pid = self.pub_ids.get(view)
                 if pid is None:
@@ -2331,6 +2390,7 @@ class _TreeWalker:
             walk(children[i], n, a, tuple(child_seen), child_own, log + events[i])
 
     def new_infoset(self, e: _Entry, p: int, sid: int, own_p: int, log: tuple[Event, ...]) -> int:
+        assert not self.sorted_discards, "the full tree's keys read the piles off the states"
         state = e.state._replace(log=log)
         head, tail = self.pub_views[e.pub]
         events = self.seen_events(sid)
@@ -2547,6 +2607,7 @@ def _build_reduced(
     cap = walker.max_states = state_cap(max_nodes, reduced=True)
     groups = pool_deals(deals) if reductions.pool_aside else None
     walker.pool_aside = groups is not None
+    walker.sorted_discards = reductions.discard_orders
     if groups is None:
         groups = [[i] for i in range(len(deals))]
     # The estimate: evenly spread sample groups first (see ESTIMATE_SLACK).

@@ -42,6 +42,15 @@ the set-aside card and the pile together (:func:`~loveformal.solver.endgame.pool
 the proof), so the engine's nodes arrive here pooled; only the full tree's size
 (:func:`_full_histories`) tells the deals apart.
 
+A fifth, :attr:`~loveformal.solver.endgame.Reductions.discard_orders`, shrinks only the DAG:
+states that differ only in the order of their discard piles are one engine node (no rule reads
+the order, :meth:`~loveformal.solver.endgame._TreeWalker.canonical_seats`), whose public view
+holds the piles in card order. The histories, and the information sets, are unchanged: the
+piles' cards go on them by public events, so a seat's event sequence fixes their order, and
+each information set's key gets it back from its events (``piles_after`` in
+:func:`build_levels`, with :func:`~loveformal.solver.endgame.replayed_discards`). On classic
+with 5 cards left, seed 5008, the engine expands 88 k nodes instead of 281 k.
+
 The public-card dead-guess merge (:func:`~loveformal.solver.endgame.decision_actions`) is
 applied as before. Merging guesses that are dead only by the *guesser's* private knowledge (it
 holds the last copy) is **not** value-preserving — the guess is public, so it can bluff — and
@@ -84,7 +93,7 @@ from .efg import (
     sorted_unique,
     tree_game,
 )
-from .endgame import pool_copies
+from .endgame import _DISCARDS, pool_copies, replayed_discards
 
 if TYPE_CHECKING:
     from .endgame import Reductions, _Entry, _TreeWalker
@@ -741,12 +750,33 @@ def build_levels(
 
     chunk_events = walker.chunk_events
 
+    # What each chunk of seen events puts on the discard piles (by chunk id; the piles are
+    # public, so any seat's chunk says it), for keys whose views hold the piles in card order
+    # (``walker.sorted_discards``). The deal's own log (``depth``) adds nothing to them.
+    root_piles = tuple(seat.discards for seat in walker.root.seats)
+    no_piles: tuple[tuple[Card, ...], ...] = ((),) * players
+    put_on_piles: dict[int, tuple[tuple[Card, ...], ...] | None] = {}
+
+    def piles_after(chain: list[int]) -> tuple[tuple[Card, ...], ...]:
+        piles = root_piles
+        for c in chain[depth:]:
+            if c in put_on_piles:
+                added = put_on_piles[c]
+            else:
+                added = replayed_discards(no_piles, chunk_events[c])
+                added = put_on_piles[c] = None if added == no_piles else added
+            if added is not None:
+                piles = tuple([a + b for a, b in zip(piles, added, strict=True)])
+        return piles
+
     def key_parts(
         e: _Entry, p: int, chain: list[int], rid: int
-    ) -> tuple[tuple[object, ...], tuple[object, ...]]:
-        """The parts of the observation key: (events, known bottom); checks that no other
-        group of histories has the same key."""
+    ) -> tuple[tuple[object, ...], tuple[object, ...], tuple[tuple[Card, ...], ...] | None]:
+        """The parts of the observation key: (events, known bottom, and the discard piles
+        when the views hold them in card order); checks that no other group of histories has
+        the same key."""
         events = tuple(itertools.chain.from_iterable([chunk_events[c] for c in chain]))
+        piles = piles_after(chain) if walker.sorted_discards else None
         bottom: tuple[object, ...] = ()
         if rid:  # the history has returns (so ``events`` holds them, cards hidden or not)
             bottom = known_bottom(e, p, rid)
@@ -758,12 +788,19 @@ def build_levels(
                 f"(information set {unique_keys[unique]})"
             )
         unique_keys[unique] = len(unique_keys)
-        return (events, bottom)
+        return (events, bottom, piles)
 
     from .endgame import InfosetKey
 
-    def infoset_key(e: _Entry, events: tuple[object, ...], bottom: tuple[object, ...]) -> Hashable:
+    def infoset_key(
+        e: _Entry,
+        events: tuple[object, ...],
+        bottom: tuple[object, ...],
+        piles: tuple[tuple[Card, ...], ...] | None,
+    ) -> Hashable:
         head, tail = walker.pub_views[e.pub]
+        if piles is not None:  # the view's piles are in card order: their order replayed
+            head = (*head[:_DISCARDS], piles, *head[_DISCARDS + 1 :])
         return InfosetKey((*head, bottom, *tail, events))
 
     # Level 1: the deals.
@@ -962,7 +999,8 @@ def build_levels(
             )
             for x, p, chain, f, v in rows:
                 e = dag.entries[x]
-                out[(p, infoset_key(e, *key_parts(e, p, chain, f)))] = kept.labels(e.labels, v)[0]
+                key = infoset_key(e, *key_parts(e, p, chain, f))
+                out[(p, key)] = kept.labels(e.labels, v)[0]
         return out
 
     return LevelBuild(

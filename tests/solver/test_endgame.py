@@ -522,21 +522,22 @@ def test_reduced_build_refuses_on_its_estimate_before_expanding_every_deal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Three sample root outcomes (the deals pooled by their set-aside card: 141) project
-    # about 1.1 M distinct positions: over ESTIMATE_SLACK (30) × the full tree's cap of 25 k
-    # (the floor lowered; the reduced build's own cap is 50 k), so refused before expanding
-    # the rest.
-    monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 20_000)
-    assert state_cap(200_000) == 25_000 and state_cap(200_000, reduced=True) == 50_000
+    # about 557 k distinct positions (1.1 M before the states that differ only in the order
+    # of their discard piles were merged): over ESTIMATE_SLACK (30) × the full tree's cap of
+    # 12,500 (the floor lowered; the reduced build's own cap is 25 k), so refused before
+    # expanding the rest.
+    monkeypatch.setattr(endgame_module, "STATE_CAP_FLOOR", 10_000)
+    assert state_cap(100_000) == 12_500 and state_cap(100_000, reduced=True) == 25_000
     deals_expanded: list[int] = []
     with pytest.raises(EndgameTooLarge, match=r"estimated at [\d,]+ distinct positions") as err:
         build_endgame(
             parse_position(K6),
             reduce=True,
-            max_nodes=200_000,
+            max_nodes=100_000,
             progress=lambda done, total, nodes: deals_expanded.append(done),
         )
     assert "141 root outcomes" in str(err.value) and "3 sample outcomes" in str(err.value)
-    assert "--max-nodes = 200,000" in str(err.value)
+    assert "--max-nodes = 100,000" in str(err.value)
     assert deals_expanded == []  # refused before the expansion of every deal began
 
 

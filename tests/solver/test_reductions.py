@@ -17,20 +17,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import pytest
 
 from loveformal.actions import Action, Play
-from loveformal.cards import Card
+from loveformal.cards import Card, sort_cards
 from loveformal.engine import legal_actions, new_match
+from loveformal.events import EventKind
 from loveformal.notation import parse_position
 from loveformal.rulebook import make_ruleset, preset_names
 from loveformal.sampling import random_step
 from loveformal.solver import Certificate, certify, solve
+from loveformal.solver import levels as levels_module
 from loveformal.solver.analysis import solve_position
 from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, Game, sorted_unique
 from loveformal.solver.endgame import (
@@ -40,20 +43,32 @@ from loveformal.solver.endgame import (
     _TreeWalker,
     build_endgame,
     extend_strategy,
+    replayed_discards,
 )
-from loveformal.solver.levels import DENSE_PAIRS, _Dag, _domination_masks, _pair_ids, _Ranks
+from loveformal.solver.levels import (
+    DENSE_PAIRS,
+    LevelBuild,
+    _Dag,
+    _domination_masks,
+    _pair_ids,
+    _Ranks,
+)
 from loveformal.solver.rounds import reduced_round
 from loveformal.state import CHANCE_PHASES, Phase, State
 from tests.solver.test_endgame import D, E
 from tests.solver.test_fast_build import bench_position
 
 ALL = Reductions()
+NONE = Reductions(
+    dominance=False, splice=False, collapse=False, pool_aside=False, discard_orders=False
+)
 EACH = [
     ALL,
-    Reductions(dominance=True, splice=False, collapse=False, pool_aside=False),
-    Reductions(dominance=False, splice=True, collapse=False, pool_aside=False),
-    Reductions(dominance=False, splice=False, collapse=True, pool_aside=False),
-    Reductions(dominance=False, splice=False, collapse=False, pool_aside=True),
+    replace(NONE, dominance=True),
+    replace(NONE, splice=True),
+    replace(NONE, collapse=True),
+    replace(NONE, pool_aside=True),
+    replace(NONE, discard_orders=True),
 ]
 BENCH = [
     ("classic", 1, 0),
@@ -112,7 +127,9 @@ def check_against_full(state: State, reductions: Reductions) -> tuple[Endgame, E
 
 @pytest.mark.parametrize(("edition", "k", "index"), BENCH)
 @pytest.mark.parametrize(
-    "reductions", EACH, ids=["all", "dominance", "splice", "collapse", "pool_aside"]
+    "reductions",
+    EACH,
+    ids=["all", "dominance", "splice", "collapse", "pool_aside", "discard_orders"],
 )
 def test_reduced_equilibrium_is_one_of_the_full_game(
     edition: str, k: int, index: int, reductions: Reductions
@@ -140,6 +157,66 @@ def test_reductions_under_every_preset(preset: str) -> None:
         full, red = check_against_full(state, ALL)
         shrunk += red.game.num_nodes < full.game.num_nodes
     assert shrunk >= 4
+
+
+def test_the_discard_piles_replayed_from_the_events_are_the_engines() -> None:
+    """:func:`~loveformal.solver.endgame.replayed_discards` (which puts the piles' order back
+    into the keys of a build that merges discard orders) gives every seat's discard pile of
+    every state of random rounds under every preset and player count, from the piles of an
+    earlier state of the round and the events since; a replay that drops the hands discarded
+    without effect or knocked out, or that sorts the piles, fails it."""
+    rng = random.Random(41)
+    checked = Counter[str]()
+    for name in preset_names():
+        ruleset = make_ruleset(name)
+        for players in range(ruleset.min_players, ruleset.max_players + 1):
+            for _ in range(6):
+                s = new_match(ruleset, players)
+                states = [s]
+                while not s.round_over:
+                    s, _ = random_step(s, rng)
+                    states.append(s)
+                for since in states[:: max(1, len(states) // 4)]:
+                    before = tuple(seat.discards for seat in since.seats)
+                    assert since.log == states[-1].log[: len(since.log)]
+                    for later in states[states.index(since) :]:
+                        events = later.log[len(since.log) :]
+                        piles = tuple(seat.discards for seat in later.seats)
+                        assert replayed_discards(before, events) == piles, (name, players)
+                        kinds = {ev.kind for ev in events}
+                        checked["out"] += EventKind.KNOCKED_OUT in kinds
+                        checked["discarded"] += EventKind.DISCARDED in kinds
+                        checked["unsorted"] += any(p != sort_cards(p) for p in piles)
+    assert min(checked.values()) >= 100, checked
+
+
+def test_discard_orders_share_engine_nodes_and_leave_the_game_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Classic, 4 cards left (seed 4001): merging the states that differ only in the order
+    of their discard piles expands fewer engine nodes, and the game built is the same, node
+    for node, information-set keys included."""
+    state = bench_position("classic", 4, 1)
+    walkers: list[_TreeWalker] = []
+    real = levels_module.build_levels
+
+    def spy(walker: _TreeWalker, *args: Any, **kwargs: Any) -> LevelBuild:
+        walkers.append(walker)
+        return real(walker, *args, **kwargs)
+
+    monkeypatch.setattr(levels_module, "build_levels", spy)
+    apart = build_endgame(state, reduce=replace(ALL, discard_orders=False)).game
+    merged = build_endgame(state, reduce=ALL).game
+    kept, shared = (len(w.memo) for w in walkers)
+    assert shared < 0.8 * kept, (shared, kept)
+    assert apart.num_nodes == merged.num_nodes
+    for name in ("kind", "player", "infoset", "parent", "child_start", "edge_child", "utility"):
+        assert np.array_equal(getattr(apart, name), getattr(merged, name)), name
+    assert apart.edge_label == merged.edge_label
+    assert apart.utility_exact == merged.utility_exact
+    assert [(i.player, i.key, i.actions, i.nodes) for i in apart.infosets] == [
+        (i.player, i.key, i.actions, i.nodes) for i in merged.infosets
+    ]
 
 
 def test_reduced_cfr_round_from_the_deal() -> None:
