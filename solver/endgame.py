@@ -2056,11 +2056,12 @@ def replayed_discards(
     discards: tuple[tuple[Card, ...], ...], events: Sequence[Event]
 ) -> tuple[tuple[Card, ...], ...]:
     """Each seat's discard pile after ``events``, from the piles ``discards`` before them: a
-    played card goes on its player's pile, a hand discarded without effect (the Prince, the
-    Bishop's redraw) or knocked out on its seat's, in order. These events are public, so any
-    seat's view of the events gives the piles; the engine adds cards to a discard pile in
-    :func:`~loveformal.engine.apply`'s play, :func:`~loveformal.scoring.discard_hand` and
-    :func:`~loveformal.scoring.knock_out` only (a test replays random rounds of every preset)."""
+    played card goes on its player's pile, a hand discarded without effect (a Prince, the
+    Assassin, the Bishop's redraw) or knocked out on its seat's, in order. These events are
+    public, so any seat's view of the events gives the piles; the engine adds cards to a
+    discard pile in :func:`~loveformal.engine.apply`'s play,
+    :func:`~loveformal.scoring.discard_hand` and :func:`~loveformal.scoring.knock_out` only
+    (a test replays random rounds of every preset)."""
     piles = list(discards)
     for ev in events:
         kind = ev.kind
@@ -2141,10 +2142,10 @@ class _TreeWalker:
 
         States that differ only in the order of their discard piles have the same future:
         the rules read a discard pile only for what it holds (the Count's bonus, the
-        showdown's discard total, the Constable, the Spy), never for its order, and no event
-        shows it. So one engine node serves them all. Their histories are still told apart
-        where it matters: each seat saw the cards go on the piles (public events), so the
-        seat's event sequence, part of every information set's identity, fixes the order."""
+        showdown's discard total, the Constable), never for its order, and no event shows it.
+        So one engine node serves them all. Their histories are still told apart where it
+        matters: each seat saw the cards go on the piles (public events), so the seat's
+        event sequence, part of every information set's identity, fixes the order."""
         found = self.seat_ids.get(seats)
         if found is None:
             canonical = tuple([_new_state(Seat, (s[0], sort_cards(s[1]), *s[2:])) for s in seats])

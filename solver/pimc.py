@@ -31,7 +31,7 @@ import numpy.typing as npt
 from loveformal.actions import Draw
 from loveformal.cards import Card, sort_cards
 
-from .efg import CHANCE, DECISION, TERMINAL, Game
+from .efg import CHANCE, DECISION, TERMINAL, Game, gc_paused
 from .levels import _edges_of
 
 if TYPE_CHECKING:
@@ -247,8 +247,8 @@ def pooled_minimax(
     on them. Every action of the engine's nodes counts (no dominance), which is what the
     reduced game's minimax is too.
     """
-    nodes = _PooledNodes(dag, deals)
-    return nodes.exact_values(deals)
+    with gc_paused():  # millions of small objects: collections would traverse them all
+        return _PooledNodes(dag, deals).exact_values(deals)
 
 
 class _PooledNodes:

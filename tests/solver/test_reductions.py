@@ -37,9 +37,11 @@ from loveformal.solver import levels as levels_module
 from loveformal.solver.analysis import solve_position
 from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, Game, sorted_unique
 from loveformal.solver.endgame import (
+    _DISCARDS,
     Endgame,
     Reductions,
     _Entry,
+    _public_view,
     _TreeWalker,
     build_endgame,
     extend_strategy,
@@ -188,6 +190,17 @@ def test_the_discard_piles_replayed_from_the_events_are_the_engines() -> None:
                         checked["discarded"] += EventKind.DISCARDED in kinds
                         checked["unsorted"] += any(p != sort_cards(p) for p in piles)
     assert min(checked.values()) >= 100, checked
+
+
+def test_the_public_views_discard_piles_are_where_the_keys_replace_them() -> None:
+    """The level build puts the replayed piles at ``_DISCARDS`` of the public view's head:
+    that must be where :func:`~loveformal.solver.endgame._public_view` puts the piles (and
+    nothing else there holds them)."""
+    state = bench_position("classic", 3, 4)
+    head, _ = _public_view(state, state.turn)
+    piles = tuple(seat.discards for seat in state.seats)
+    assert any(piles) and head[_DISCARDS] == piles
+    assert [i for i, field in enumerate(head) if field == piles] == [_DISCARDS]
 
 
 def test_discard_orders_share_engine_nodes_and_leave_the_game_as_it_was(
