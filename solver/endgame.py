@@ -2134,6 +2134,9 @@ class _TreeWalker:
         the piles' order back into each information set's key (:func:`replayed_discards`)."""
         self.seat_ids: dict[tuple[Seat, ...], int] = {}
         self.canonical_ids: dict[tuple[Seat, ...], int] = {}
+        self.sorted_piles: list[tuple[tuple[Card, ...], ...]] = []
+        """Per canonical id (:meth:`canonical_seats`): the seats' discard piles in card
+        order (what the public views hold)."""
 
     # -- memoised engine nodes
 
@@ -2149,7 +2152,10 @@ class _TreeWalker:
         found = self.seat_ids.get(seats)
         if found is None:
             canonical = tuple([_new_state(Seat, (s[0], sort_cards(s[1]), *s[2:])) for s in seats])
-            found = self.canonical_ids.setdefault(canonical, len(self.canonical_ids))
+            found = self.canonical_ids.get(canonical)
+            if found is None:
+                found = self.canonical_ids[canonical] = len(self.sorted_piles)
+                self.sorted_piles.append(tuple([s[1] for s in canonical]))
             self.seat_ids[seats] = found
         return found
 
@@ -2164,8 +2170,10 @@ class _TreeWalker:
             top, unseen, bottom = state[3]
             pool = self.pool(unseen, state[4])
             key = (state[1], state[2], (top, pool, bottom), _POOLED, *state[5:-1])
+        canonical = -1
         if self.sorted_discards:
-            key = (key[0], self.canonical_seats(state[2]), *key[2:])
+            canonical = self.canonical_seats(state[2])
+            key = (key[0], canonical, *key[2:])
         found = self.memo.get(key)
         if found is not None:
             return found
@@ -2208,8 +2216,8 @@ class _TreeWalker:
                 e.player = current_player(bare)
                 e.labels = decision_actions(bare, self.merge)
                 head, tail = _public_view(bare, e.player)
-                if self.sorted_discards:  # the piles' order: see :meth:`canonical_seats`
-                    piles = tuple(map(sort_cards, cast(Any, head[_DISCARDS])))
+                if canonical >= 0:  # the piles in card order: see :meth:`canonical_seats`
+                    piles = self.sorted_piles[canonical]
                     head = (*head[:_DISCARDS], piles, *head[_DISCARDS + 1 :])
                 view = (head, tail)
                 pid = self.pub_ids.get(view)

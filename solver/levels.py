@@ -66,11 +66,10 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -148,6 +147,18 @@ _INDEX = operator.attrgetter("index")
 """An engine node's number in the DAG (:attr:`_Entry.index`)."""
 
 
+class PooledDraws(NamedTuple):
+    """Per DAG edge, what a pooled draw takes (:func:`~loveformal.solver.endgame.pool_copies`:
+    a draw from the unseen cards at a node whose set-aside card is pooled with them)."""
+
+    drawn: I64
+    """The card drawn (its index); -1 on every other edge."""
+    copies: I64
+    """The drawn card's copies in the pool; 0 on every other edge."""
+    size: I64
+    """The pool's size (the set-aside card and the pile's unseen cards); 0 elsewhere."""
+
+
 class _Dag:
     """The memoised engine nodes as arrays, with the bottom-up summaries (see the module
     docstring). Entries are numbered in the walker's memo order, children first."""
@@ -196,6 +207,54 @@ class _Dag:
                 "terminal, or is a terminal with some"
             )
         self._summaries(entries, players)
+        self._pooled_draws: PooledDraws | None = None
+
+    def pooled_draws(self) -> PooledDraws:
+        """The pooled draws' edges (made on first use: only pooled builds read them)."""
+        if self._pooled_draws is None:
+            self._pooled_draws = self._find_pooled_draws()
+        return self._pooled_draws
+
+    def _find_pooled_draws(self) -> PooledDraws:
+        n_edges = int(self.child.shape[0])
+        nodes: list[int] = []
+        drawn: list[int] = []
+        copies: list[int] = []
+        sizes: list[int] = []
+        # Per (labels, unseen cards, set-aside card): the drawn cards, their copies, the size.
+        rows: dict[tuple[object, object, object], tuple[list[int], list[int], int]] = {}
+        for i in np.flatnonzero(self.kind == CHANCE).tolist():
+            state = self.entries[i].state
+            unseen, aside = state.pile.unseen, state.set_aside
+            if state.pile.top:
+                continue
+            labels = self.entries[i].labels
+            row = rows.get((labels, unseen, aside))
+            if row is None:
+                pool = pool_copies(state)
+                if pool is None:
+                    continue
+                cards = [cast(Draw, label).card for label in labels]
+                row = rows[(labels, unseen, aside)] = (
+                    [c.index for c in cards],
+                    [pool[c] for c in cards],
+                    pool.total(),
+                )
+            nodes.append(i)
+            drawn.extend(row[0])
+            copies.extend(row[1])
+            sizes.append(row[2])
+        at = np.array(nodes, dtype=np.int64)
+        edges = _edges_of(at, self.nlab, self.start)[0]
+        out = PooledDraws(
+            np.full(n_edges, -1, dtype=np.int64),
+            np.zeros(n_edges, dtype=np.int64),
+            np.zeros(n_edges, dtype=np.int64),
+        )
+        out.drawn[edges] = drawn
+        out.copies[edges] = copies
+        out.size[edges] = np.repeat(np.array(sizes, dtype=np.int64), self.nlab[at])
+        return out
 
     def _summaries(self, entries: list[_Entry], players: int) -> None:
         n = len(entries)
@@ -294,25 +353,9 @@ def _full_histories(
     draw a deal whose set-aside card is ``a`` cannot draw the pool's last copy of ``a``, so
     each such card's count leaves those edges out, bottom-up in numpy."""
     nlab, start, child = dag.nlab, dag.start, dag.child
-    n_edges = int(child.shape[0])
-    drawn = np.full(n_edges, -1, dtype=np.int64)  # the card (index) a pooled draw takes
-    last = np.zeros(n_edges, dtype=bool)  # ... when it is the pool's last copy of it
-    pools: dict[tuple[object, object], Counter[Card] | None] = {}  # by unseen cards, aside
-    for e in dag.entries:
-        if e.kind != CHANCE or e.state.pile.top:
-            continue
-        at_pool = (e.state.pile.unseen, e.state.set_aside)
-        if at_pool in pools:
-            pool = pools[at_pool]
-        else:
-            pool = pools[at_pool] = pool_copies(e.state)
-        if pool is None:
-            continue
-        at = int(start[e.index])
-        for j, label in enumerate(e.labels):
-            card = cast(Draw, label).card
-            drawn[at + j] = card.index
-            last[at + j] = pool[card] == 1
+    draws = dag.pooled_draws()
+    drawn = draws.drawn  # the card (index) a pooled draw takes
+    last = draws.copies == 1  # ... when it is the pool's last copy of it
     sizes: dict[Card, I64] = {}
 
     def size_of(aside: Card) -> I64:

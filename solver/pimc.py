@@ -19,16 +19,14 @@ about a seventh of the cost on the benchmark endgames.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from loveformal.actions import Draw
 from loveformal.cards import Card, sort_cards
 
 from .efg import CHANCE, DECISION, TERMINAL, Game, gc_paused
@@ -264,62 +262,28 @@ class _PooledNodes:
         self.column = {c: j for j, c in enumerate(cards)}
         self.width = width = max(1, len(cards))
         self.aside = np.array([c.index for c in cards] or [-1], dtype=np.int64)
-        # Per edge: the probability (floats) at a chance node that is no pooled draw; at a
-        # pooled draw, the card drawn (its index), its copies in the pool and the pool's size
-        # less one (the pile: the pool without the set-aside card).
-        plain: list[int] = []  # chance nodes that are no pooled draw
-        plain_probs: list[float] = []
-        pooled: list[int] = []
-        pooled_drawn: list[int] = []
-        pooled_copies: list[int] = []
-        pooled_rest: list[int] = []
-        as_floats: dict[int, list[float]] = {}
-        pools: dict[tuple[object, object], Counter[Card]] = {}
-        # Per labels, unseen cards and set-aside card: the drawn cards, their copies in the
-        # pool, its size − 1.
-        rows: dict[tuple[object, object, Card], tuple[list[int], list[int], int]] = {}
-        for i in np.flatnonzero(kind == CHANCE).tolist():
-            e = entries[i]
-            state = e.state
-            unseen, aside = state.pile.unseen, state.set_aside
-            if state.pile.top or aside is None or not unseen:
-                assert e.probs is not None
-                p = as_floats.get(id(e.probs))
-                if p is None:
-                    p = as_floats[id(e.probs)] = [float(x) for x in e.probs]
-                plain.append(i)
-                plain_probs.extend(p)
-                continue
-            row = rows.get((e.labels, unseen, aside))
-            if row is None:
-                pool = pools.get((unseen, aside))
-                if pool is None:
-                    pool = pools[(unseen, aside)] = Counter(unseen)
-                    pool[aside] += 1
-                drawn_cards = [cast(Draw, label).card for label in e.labels]
-                row = rows[(e.labels, unseen, aside)] = (
-                    [c.index for c in drawn_cards],
-                    [pool[c] for c in drawn_cards],
-                    pool.total() - 1,
-                )
-            pooled.append(i)
-            pooled_drawn.extend(row[0])
-            pooled_copies.extend(row[1])
-            pooled_rest.append(row[2])
+        # Per edge: at a pooled draw, the card drawn (its index), its copies in the pool and
+        # the pool's size less one (the pile: the pool without the set-aside card); at
+        # another chance node, its probability (floats).
+        draws = dag.pooled_draws()
+        self.drawn, self.copies = draws.drawn, draws.copies
+        self.rest = np.maximum(draws.size - 1, 1).astype(np.float64)
         nlab, child = dag.nlab, dag.child
-        self.prob = np.zeros(n_edges)
-        self.prob[_edges_of(np.array(plain, dtype=np.int64), nlab, start)[0]] = plain_probs
-        self.drawn = np.full(n_edges, -1, dtype=np.int64)
-        self.copies = np.zeros(n_edges, dtype=np.int64)
-        self.rest = np.ones(n_edges)
-        at_pooled = np.array(pooled, dtype=np.int64)
-        edges = _edges_of(at_pooled, nlab, start)[0]
-        self.drawn[edges] = pooled_drawn
-        self.copies[edges] = pooled_copies
-        self.rest[edges] = np.repeat(np.array(pooled_rest, dtype=np.float64), nlab[at_pooled])
         pooled_draw = np.zeros(n, dtype=bool)
-        pooled_draw[at_pooled] = True
+        pooled_draw[dag.edge_owner[draws.drawn >= 0]] = True
         self.pooled_draw = pooled_draw
+        plain = np.flatnonzero((kind == CHANCE) & ~pooled_draw)
+        as_floats: dict[int, list[float]] = {}
+        plain_probs: list[float] = []
+        for i in plain.tolist():
+            probs = entries[i].probs
+            assert probs is not None
+            p = as_floats.get(id(probs))
+            if p is None:
+                p = as_floats[id(probs)] = [float(x) for x in probs]
+            plain_probs.extend(p)
+        self.prob = np.zeros(n_edges)
+        self.prob[_edges_of(plain, nlab, start)[0]] = plain_probs
         # Nodes with a pooled draw below them: only their values depend on the column.
         self.depends = depends = pooled_draw.copy()
         for level in dag.levels[1:]:
@@ -366,6 +330,8 @@ class _PooledNodes:
     def exact_values(
         self, deals: Sequence[PoolDeal]
     ) -> list[tuple[Fraction, dict[Hashable, Fraction]]]:
+        """What :func:`pooled_minimax` returns for ``deals`` (the deals these arrays were
+        made for)."""
         dag, width, values = self.dag, self.width, self.values
         entries, kind, nlab, start, child = dag.entries, dag.kind, dag.nlab, dag.start, dag.child
         need = np.zeros((len(entries), width), dtype=bool)
@@ -417,8 +383,11 @@ class _PooledNodes:
         firsts = (dag.player == 0).tolist()
         pooled = self.pooled_draw.tolist()
         owners, kids_of, starts = dag.edge_owner.tolist(), child.tolist(), start.tolist()
-        drawn, copies = self.drawn.tolist(), self.copies.tolist()
-        pool_rest = {x: int(self.rest[start[x]]) for x in np.flatnonzero(self.pooled_draw).tolist()}
+        draws = dag.pooled_draws()
+        drawn, copies = draws.drawn.tolist(), draws.copies.tolist()
+        pool_rest = {
+            x: int(draws.size[start[x]]) - 1 for x in np.flatnonzero(self.pooled_draw).tolist()
+        }
         aside = self.aside.tolist()
         for edges, cols in reversed(taken):
             # Each needed (node, column)'s edges are consecutive: a decision's children's
