@@ -82,10 +82,8 @@ class Tree:
         self.sequences: int = tree.sequences
         self.parent: IntArray = tree.parent
         self.levels: list[tuple[IntArray, IntArray, IntArray, IntArray]] = tree.levels
-        self.row_of = np.zeros(tree.sequences, dtype=np.int64)
+        self.row_of: IntArray = tree.row_of
         """Each sequence's information-set row (0 for the empty sequence)."""
-        for rows, seqs, _, segment in tree.levels:
-            self.row_of[seqs] = rows[segment]
 
     def merge(self, selected: BoolArray) -> tuple[IntArray, BoolArray]:
         """Each sequence's representative (−1 where not selected or below an unselected

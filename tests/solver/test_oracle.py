@@ -192,6 +192,71 @@ def test_improvements_add_each_local_best_action_below_every_selected_sequence(
     assert added_somewhere and off_path  # the test is not vacuous
 
 
+@pytest.mark.parametrize("player", [0, 1])
+def test_siblings_add_every_action_of_each_set_a_growth_enters_at_the_top(player: int) -> None:
+    """From one pure plan grown by its improvements: every information set hanging from a
+    selected sequence where the growth adds an action gets all its actions; every other
+    sequence is in the result exactly when it was in the growth (nothing below the new
+    actions, nothing where the parent was not selected before)."""
+    game = endgame(CLASSIC_K3)
+    own, opp, pay = _tree_and_matrices(game, player)
+    rng = np.random.default_rng(11)
+    _, selected = own.best_response(own.plan_of(own.matched(rng.random(own.sequences))), True)
+    contribution = pay @ opp.plan_of(opp.matched(rng.random(opp.sequences)))
+    grown = own.improvements(contribution, True, selected)
+    got = own.siblings(selected, grown)
+    widened = deeper = 0
+    for r in range(1, own.rows):
+        seqs = range(int(own.first[r]), int(own.first[r]) + int(own.count[r]))
+        enters = any(grown[s] and not selected[s] for s in seqs)
+        if enters and selected[int(own.parent[r])]:
+            assert all(got[s] for s in seqs)
+            widened += sum(not grown[s] for s in seqs)
+        else:
+            assert all(got[s] == grown[s] for s in seqs)
+            deeper += enters
+    assert widened and deeper  # both cases occur: the test is not vacuous
+    assert np.array_equal(own.row_of[1:], np.repeat(np.arange(1, own.rows), own.count[1:]))
+
+
+@pytest.mark.parametrize(
+    ("edition", "k", "index"),
+    [("classic", 3, 2), ("z2019", 3, 1), ("z2019", 3, 0)],
+)
+def test_siblings_from_the_first_growth_same_value_and_certified(
+    monkeypatch: pytest.MonkeyPatch,
+    results: list[oracle.Restricted | None],
+    edition: str,
+    k: int,
+    index: int,
+) -> None:
+    """The siblings only ever add sequences, so the loop stays sound whenever they are taken
+    in: taken in from the first growth (SIBLINGS_BELOW above any gap), they add sequences and
+    the loop still ends at the whole LP's value with an exactly certified equilibrium, without
+    falling back to the whole LP."""
+    from tests.solver.test_fast_build import bench_position
+
+    game = build_endgame(bench_position(edition, k, index), reduce=True).game
+    monkeypatch.setattr(oracle, "SIBLINGS_BELOW", float("inf"))
+    added: list[int] = []
+    real = oracle.SequenceTree.siblings
+
+    def counted(
+        self: oracle.SequenceTree, selected: oracle.BoolArray, grown: oracle.BoolArray
+    ) -> oracle.BoolArray:
+        out = real(self, selected, grown)
+        added.append(int(out.sum() - grown.sum()))
+        return out
+
+    monkeypatch.setattr(oracle.SequenceTree, "siblings", counted)
+    grown, whole = both_ways(game)
+    [got] = results
+    assert got is not None and got.gap <= oracle.TOLERANCE
+    assert sum(added) > 0
+    assert abs(grown.value - whole.value) < 1e-9
+    assert certify(game, grown.strategies).exploitability <= BOUND
+
+
 def test_normalised_plan_is_feasible() -> None:
     game = endgame(CLASSIC_K3)
     own, _, _ = _tree_and_matrices(game, 0)
