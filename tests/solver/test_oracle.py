@@ -233,7 +233,8 @@ def test_siblings_from_the_first_growth_same_value_and_certified(
     """The siblings only ever add sequences, so the loop stays sound whenever they are taken
     in: taken in from the first growth (SIBLINGS_BELOW above any gap), they add sequences and
     the loop still ends at the whole LP's value with an exactly certified equilibrium, without
-    falling back to the whole LP."""
+    falling back to the whole LP. Every growth keeps each information set hanging from a
+    selected sequence supplied with a selected action (the new siblings' sets included)."""
     from tests.solver.test_fast_build import bench_position
 
     game = build_endgame(bench_position(edition, k, index), reduce=True).game
@@ -249,7 +250,23 @@ def test_siblings_from_the_first_growth_same_value_and_certified(
         return out
 
     monkeypatch.setattr(oracle.SequenceTree, "siblings", counted)
+    real_grow = RestrictedModel.grow
+    growths: list[bool] = []
+
+    def supplied(tree: Any, selected: oracle.BoolArray) -> bool:
+        has = np.zeros(tree.rows, dtype=np.bool_)
+        has[tree.row_of[selected]] = True
+        return bool(np.all(has[1:][selected[tree.parent[1:]]]))
+
+    def checked_grow(
+        self: RestrictedModel, own_sel: oracle.BoolArray, opp_sel: oracle.BoolArray, hold: bool
+    ) -> int | None:
+        growths.append(supplied(self.own, own_sel) and supplied(self.opp, opp_sel))
+        return real_grow(self, own_sel, opp_sel, hold=hold)
+
+    monkeypatch.setattr(RestrictedModel, "grow", checked_grow)
     grown, whole = both_ways(game)
+    assert len(growths) > 1 and all(growths), growths
     [got] = results
     assert got is not None and got.gap <= oracle.TOLERANCE
     assert sum(added) > 0
