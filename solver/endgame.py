@@ -2515,7 +2515,9 @@ def build_endgame(
     first, whose states per deal times the number of deals is the estimate, refused at once
     above :data:`ESTIMATE_SLACK` times the full tree's :func:`state_cap`; then the rest,
     refused past ``state_cap(max_nodes, reduced=True)`` states, a cap checked as each state
-    is made. Then ``max_nodes`` bounds the reduced game's histories while it is built.
+    is made. Then ``max_nodes`` bounds the reduced game's histories while it is built: the
+    build is refused as soon as the histories made and a lower bound on those still to make
+    pass it (:mod:`loveformal.solver.levels`).
     With :attr:`Reductions.pool_aside` the deals that differ only in their set-aside card
     are one root outcome (:func:`pool_deals`; :attr:`Endgame.groups`), and ``determinize``
     computes each deal's perfect-information minimax value on the engine's nodes

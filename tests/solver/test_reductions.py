@@ -39,6 +39,7 @@ from loveformal.solver.efg import CHANCE, DECISION, TERMINAL, Game, sorted_uniqu
 from loveformal.solver.endgame import (
     _DISCARDS,
     Endgame,
+    EndgameTooLarge,
     Reductions,
     _Entry,
     _public_view,
@@ -616,3 +617,163 @@ def test_the_radix_unique_is_numpys_unique() -> None:
             span = int(key.max()) - int(key.min())
             digits_seen.add(max(1, (span.bit_length() + 15) // 16))
     assert digits_seen == {1, 2, 3, 4}
+
+
+# -- The unfolding refuses a game too large early (``levels._least_below``)
+
+
+def _least_definition(dag: _Dag, reductions: Reductions) -> list[int]:
+    """``levels._least_below`` from its docstring, by plain recursion over the engine nodes:
+    the least histories the reduced builder materialises below a history at each node."""
+    memo: dict[int, int] = {}
+
+    def least(e: _Entry) -> int:
+        i = e.index
+        if i in memo:
+            return memo[i]
+        if e.kind == TERMINAL or (reductions.collapse and bool(dag.free[i])):
+            out = 1
+        else:
+            kids = [least(c) for c in e.children]
+            if e.kind == CHANCE:
+                out = int(not (reductions.splice and len(kids) == 1)) + sum(kids)
+            else:
+                masks: tuple[int, ...] = (0,) * len(kids)
+                if reductions.dominance and dag.dom_id[i] >= 0:
+                    masks = dag.dom_masks[int(dag.dom_id[i])]
+                kept = [k for k, dominators in zip(kids, masks, strict=True) if not dominators]
+                itself = int(not (reductions.splice and len(kept) < 2))
+                out = itself + max(sum(kept), min(kids))
+        memo[i] = out
+        return out
+
+    return [least(e) for e in dag.entries]
+
+
+def _spy_dags(monkeypatch: pytest.MonkeyPatch) -> list[_Dag]:
+    dags: list[_Dag] = []
+    real_init = _Dag.__init__
+
+    def spy(self: _Dag, walker: _TreeWalker, players: int) -> None:
+        real_init(self, walker, players)
+        dags.append(self)
+
+    monkeypatch.setattr(_Dag, "__init__", spy)
+    return dags
+
+
+def test_least_histories_below_each_engine_node_match_their_definition(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The vectorised lower bound the unfolding refuses on equals its definition, node by
+    node, under all the reductions, each alone and none, on benchmark and random positions;
+    and each of its rules matters somewhere: a decision bounded by its undominated actions
+    (more than its least action, less than all of them), one bounded by its least action
+    (every action dominated by another: ties), and spliced nodes that count nothing
+    themselves."""
+    dags = _spy_dags(monkeypatch)
+    states = [bench_position("classic", 3, 0), bench_position("z2019", 3, 1)]
+    by_undominated = by_least = spliced = 0
+    for state in [*states, *random_positions(4, 11, 3)]:
+        for reductions in [*EACH, NONE]:
+            dags.clear()
+            build_endgame(state, reduce=reductions)
+            (dag,) = dags
+            got = levels_module._least_below(dag, reductions).tolist()
+            assert got == _least_definition(dag, reductions)
+            for e in dag.entries:
+                if e.kind != DECISION or not reductions.dominance or dag.dom_id[e.index] < 0:
+                    continue
+                if reductions.collapse and dag.free[e.index]:
+                    continue
+                kids = [got[c.index] for c in e.children]
+                masks = dag.dom_masks[int(dag.dom_id[e.index])]
+                kept = sum(k for k, m in zip(kids, masks, strict=True) if not m)
+                by_undominated += min(kids) < kept < sum(kids)
+                by_least += kept < min(kids)
+            if reductions.splice:
+                spliced += sum(
+                    got[i] == sum(got[c.index] for c in e.children)
+                    for i, e in enumerate(dag.entries)
+                    if e.kind != TERMINAL and not (reductions.collapse and dag.free[i])
+                )
+    assert by_undominated > 100 and by_least > 10 and spliced > 100
+
+
+@pytest.mark.parametrize(
+    "reductions", [ALL, *EACH[1:4]], ids=["all", "dominance", "splice", "collapse"]
+)
+def test_the_unfolding_refuses_exactly_the_games_above_max_nodes(
+    reductions: Reductions,
+) -> None:
+    """The early refusal is sound: a reduced game builds at ``max_nodes`` equal to its size
+    (no level's bound passes it) and is refused one below, on benchmark and random positions
+    (private knowledge in their logs, Chancellor returns) of both editions."""
+    states = [bench_position(e, k, i) for e, k, i in BENCH if k >= 2]
+    for state in [*states, *random_positions(6, 23, 3)]:
+        size = build_endgame(state, reduce=reductions).game.num_nodes
+        assert build_endgame(state, reduce=reductions, max_nodes=size).game.num_nodes == size
+        with pytest.raises(EndgameTooLarge, match="more than --max-nodes"):
+            build_endgame(state, reduce=reductions, max_nodes=size - 1)
+
+
+def test_a_game_too_large_is_refused_before_its_levels_are_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the deals' bound alone passes ``max_nodes`` the unfolding refuses before it
+    materialises a level; the check on each level's own histories alone (the bound left out)
+    refused the same game only after building most of it."""
+    state = bench_position("z2019", 3, 1)
+    tops: list[int] = []
+    real_top = levels_module._least_at_top
+
+    def spy(*args: Any) -> int:
+        tops.append(real_top(*args))
+        return tops[-1]
+
+    monkeypatch.setattr(levels_module, "_least_at_top", spy)
+    size = build_endgame(state, reduce=True).game.num_nodes
+    bound = 1 + tops[-1]  # the root, and the least below the deals
+    assert 2 * bound < size  # the deals' bound is loose (3 times under here), but ...
+    built: list[int] = []
+
+    def progress(done: int, total: int, histories: int) -> None:
+        if histories:
+            built.append(histories)
+
+    with pytest.raises(EndgameTooLarge, match="more than --max-nodes"):
+        build_endgame(state, reduce=True, max_nodes=bound - 1, progress=progress)
+    assert built == []  # ... refused before any level was made
+    monkeypatch.setattr(
+        levels_module, "_least_below", lambda dag, _: np.ones(len(dag.entries), dtype=np.int64)
+    )
+    with pytest.raises(EndgameTooLarge, match="more than --max-nodes"):
+        build_endgame(state, reduce=True, max_nodes=bound - 1, progress=progress)
+    assert len(built) > 3
+
+
+def test_least_histories_of_a_hand_made_dag() -> None:
+    """The bound on a hand-made DAG, by hand. Below the deals: a free chance node counts 1
+    (collapsed); a sure win against a loss keeps only the win (it dominates) and is
+    spliced, 1; a one-outcome chance node above it is spliced, 1; a choice between those
+    two, neither dominating, keeps both and counts itself, 3. At the deals nothing is
+    dropped or spliced at a decision, but the free chance node is still one history and the
+    one-outcome chance node still spliced: deals on the win, the free chance node, the
+    one-outcome node, the choice and the sure win count 1 + 1 + 1 + 3 + 3. Without the
+    reductions every node counts itself and all its children."""
+    win, loss = _terminal(1), _terminal(-1)
+    free = _inner(int(CHANCE), (win, loss), ("w", "l"))
+    free.probs = (Fraction(1, 2), Fraction(1, 2))
+    sure = _inner(int(DECISION), (win, loss), ("win", "lose"))
+    one = _inner(int(CHANCE), (sure,), ("only",))
+    one.probs = (Fraction(1),)
+    choice = _inner(int(DECISION), (free, one), ("free", "one"))
+    dag = _dag_of([win, loss, free, sure, one, choice])
+    assert bool(dag.free[2]) and not dag.free[4] and dag.dom_id[5] < 0
+    deals = np.array([0, 2, 4, 5, 3], dtype=np.int64)  # win, free, one, choice, sure
+    least = levels_module._least_below(dag, ALL)
+    assert least.tolist() == [1, 1, 1, 1, 1, 3]
+    assert levels_module._least_at_top(dag, deals, least, ALL) == 1 + 1 + 1 + 3 + 3
+    least = levels_module._least_below(dag, NONE)
+    assert least.tolist() == [1, 1, 3, 3, 4, 8]
+    assert levels_module._least_at_top(dag, deals, least, NONE) == 1 + 3 + 4 + 8 + 3
