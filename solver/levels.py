@@ -64,10 +64,10 @@ infosets are numbered by their first node.
 **Refusing a game too large.** The unfolding stops with ``too_large`` as soon as the histories
 it has made and a lower bound on those its pending level will make (:func:`_least_below`, read
 off the DAG once) pass ``max_nodes``. Below the deals the bound is loose (it counts, at each
-engine node, only the actions that no other action dominates there: 1.5–17 times under the
-real size), and it tightens as the levels are made with their information sets' real
-choices, so a game too large is refused after a few levels instead of near its last. The
-refusals are the same as without the bound: it never passes the real size, and at the last
+engine node, only the actions that no other action dominates there: up to 20 times under
+the real size), and it tightens as the levels are made with their information sets' real
+choices, so a game too large is often refused after a few levels instead of near its last.
+The refusals are the same as without the bound: it never passes the real size, and at the last
 level, every node of it a history, it is the count itself. The full tree's size, which only
 the report needs, is counted after the unfolding.
 """
