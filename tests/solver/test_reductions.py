@@ -436,11 +436,8 @@ def _definition(dag: _Dag) -> list[tuple[bool, object, object, tuple[int, ...] |
     return [(*summary(e)[2:], masks.get(e.index)) for e in dag.entries]
 
 
-def test_dag_summaries_match_the_definitions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The vectorised bottom-up summaries of the reduced builder (free subtrees, their exact
-    expectations, the domination masks from ranked utilities) equal the definitions computed
-    by plain recursion, node by node, on benchmark and random positions; among them are
-    dominated actions and free subtrees above the terminals."""
+def _spy_dags(monkeypatch: pytest.MonkeyPatch) -> list[_Dag]:
+    """The summarised DAGs of the reduced builds that follow, as they are made."""
     dags: list[_Dag] = []
     real_init = _Dag.__init__
 
@@ -449,6 +446,15 @@ def test_dag_summaries_match_the_definitions(monkeypatch: pytest.MonkeyPatch) ->
         dags.append(self)
 
     monkeypatch.setattr(_Dag, "__init__", spy)
+    return dags
+
+
+def test_dag_summaries_match_the_definitions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vectorised bottom-up summaries of the reduced builder (free subtrees, their exact
+    expectations, the domination masks from ranked utilities) equal the definitions computed
+    by plain recursion, node by node, on benchmark and random positions; among them are
+    dominated actions and free subtrees above the terminals."""
+    dags = _spy_dags(monkeypatch)
     states = [bench_position("classic", 3, 0), bench_position("z2019", 3, 1)]
     dominated = free_inner = 0
     for state in [*states, *random_positions(6, 11, 3)]:
@@ -648,18 +654,6 @@ def _least_definition(dag: _Dag, reductions: Reductions) -> list[int]:
         return out
 
     return [least(e) for e in dag.entries]
-
-
-def _spy_dags(monkeypatch: pytest.MonkeyPatch) -> list[_Dag]:
-    dags: list[_Dag] = []
-    real_init = _Dag.__init__
-
-    def spy(self: _Dag, walker: _TreeWalker, players: int) -> None:
-        real_init(self, walker, players)
-        dags.append(self)
-
-    monkeypatch.setattr(_Dag, "__init__", spy)
-    return dags
 
 
 def test_least_histories_below_each_engine_node_match_their_definition(
