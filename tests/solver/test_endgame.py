@@ -611,9 +611,38 @@ def test_reduced_cap_admits_a_game_with_few_histories_per_position(
 
 
 def test_full_tree_estimate_is_checked_after_each_sample_deal() -> None:
-    # One sample deal already projects more than --max-nodes: refused before the second.
-    with pytest.raises(EndgameTooLarge, match=r"from 1 sample deal\)"):
-        build_endgame(parse_position(K4), max_nodes=50_000)
+    # One sample deal already projects more than 30 times --max-nodes (90,880 histories):
+    # refused before the second.
+    with pytest.raises(EndgameTooLarge, match=r"from 1 sample deal\), more than 30 times"):
+        build_endgame(parse_position(K4), max_nodes=2_000)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The benchmark's classic positions with 2 and 3 cards left, indices 21 and 16:
+        # 2,253 and 31,351 histories, projected at 3,774 and 46,750 from their sample deals.
+        "classic 2p r1 start:P1 | P1 Baron,Countess d:Prince,Handmaid,Guard,Priest t0 | P2 Baron"
+        " d:Guard,Priest,Guard t0 | deck - / King,Princess | aside Prince | up Handmaid,Guard*2"
+        " | play P1",
+        "classic 2p r1 start:P1 | P1 Baron d:Guard,Handmaid,Priest,Guard t0 | P2 Guard,Priest"
+        " d:Prince,Guard t0 | deck - / Baron,Countess,Princess | aside Handmaid | up"
+        " Guard,Prince,King | play P2",
+    ],
+)
+def test_full_tree_fits_exactly_at_its_own_size(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The full tree's projection over-states often, so it refuses only far above
+    ``--max-nodes`` (:data:`FULL_ESTIMATE_SLACK`): a full tree builds at ``max_nodes`` equal to
+    its size and the exact count refuses it one below. Without the slack the projection
+    refused it although it fits."""
+    state = parse_position(text)
+    size = build_endgame(state).game.num_nodes
+    assert build_endgame(state, max_nodes=size).game.num_nodes == size
+    with pytest.raises(EndgameTooLarge, match="has more than --max-nodes"):
+        build_endgame(state, max_nodes=size - 1)
+    monkeypatch.setattr(endgame_module, "FULL_ESTIMATE_SLACK", 1)
+    with pytest.raises(EndgameTooLarge, match="estimated at"):
+        build_endgame(state, max_nodes=size)
 
 
 @pytest.mark.parametrize(("k", "seed"), [(1, 0), (2, 1), (3, 0), (3, 2)])
