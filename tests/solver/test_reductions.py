@@ -716,7 +716,7 @@ def test_a_game_too_large_is_refused_before_its_levels_are_built(
 ) -> None:
     """Where the deals' bound alone passes ``max_nodes`` the unfolding refuses before it
     materialises a level; the check on each level's own histories alone (the bound left out)
-    refused the same game only after building most of it."""
+    refused the same game only after building four levels or more."""
     state = bench_position("z2019", 3, 1)
     tops: list[int] = []
     real_top = levels_module._least_at_top
