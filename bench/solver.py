@@ -1,7 +1,7 @@
 """Benchmark of the exact endgame solver (``loveformal solve``) on 2-player endgames.
 
     python bench/solver.py [--editions classic,z2019] [--k 1-6] [--positions 3]
-                           [--reduced 4,7] [--timeout 120] [--max-nodes 3000000]
+                           [--reduced 4,7] [--timeout 120] [--max-nodes N]
                            [--repeat 1] [--full] [--json]
 
 For each edition and each k (cards left in the draw pile), a fixed seeded set of positions:
@@ -22,7 +22,10 @@ strategies leave a bracket: :mod:`loveformal.solver.vertex`), the total in wall 
 in CPU seconds, peak memory, the game value for the seat to move (Player 1 for the reduced
 rounds) and the exploitability. ``--repeat R`` solves each position R times and keeps the
 fastest (the machine is shared: timings are noisy). A position that exceeds ``--timeout``
-seconds or ``--max-nodes`` histories is reported as such.
+seconds or ``--max-nodes`` histories is reported as such (with the peak memory of its build).
+Without ``--max-nodes`` the limit is the command line's default
+(:func:`loveformal.solver.memory.auto_max_nodes` of the memory available when the benchmark
+starts), printed first and given as ``max_nodes`` on every ``--json`` object.
 
 CPU seconds are :func:`time.process_time` (user and system time of the solving process, all
 its threads) over the whole ``solve_position`` call, whose own total leaves out a few steps
@@ -32,8 +35,8 @@ they compare runs from different hours better than wall seconds do; the target i
 time.
 
 ``--json`` prints one object per position: ``edition``, ``k``, ``seed`` (or ``reduced``: N),
-``position``, ``deals``, ``histories``, ``full_histories``, ``infosets``, ``sequences``,
-``seconds`` (total) and the phases (``vertex_seconds``: the exact vertex's search and
+``position``, ``max_nodes``, ``deals``, ``histories``, ``full_histories``, ``infosets``,
+``sequences``, ``seconds`` (total) and the phases (``vertex_seconds``: the exact vertex's search and
 certificate), ``cpu_seconds``, ``peak_mb``, ``value``, ``value_exact`` (when the certificate
 pins it), ``exploitability`` and ``status``.
 """
@@ -78,7 +81,13 @@ def _solve(text: str, max_nodes: int, reduced: int, full: bool) -> dict[str, Any
     try:
         r = solve_position(state, max_nodes=max_nodes, pimc=False, reduce=not full)
     except EndgameTooLarge as exc:
-        return {"status": "too large", "note": str(exc), "seconds": time.perf_counter() - start}
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        return {
+            "status": "too large",
+            "note": str(exc),
+            "seconds": time.perf_counter() - start,
+            "peak_mb": round(peak, 1),
+        }
     cpu = time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {
@@ -134,14 +143,24 @@ def main(argv: list[str] | None = None) -> int:
         "--reduced", default="", help="CFR reduced rounds from the deal: N-card versions, e.g. 4,7"
     )
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per position")
-    ap.add_argument("--max-nodes", type=int, default=3_000_000)
+    ap.add_argument(
+        "--max-nodes",
+        type=int,
+        default=None,
+        help="histories above which a position is refused (default: as loveformal solve)",
+    )
     ap.add_argument("--repeat", type=int, default=1, help="solves per position (best kept)")
     ap.add_argument("--full", action="store_true", help="solve the full tree (no reductions)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.max_nodes is None:
+        from loveformal.solver.memory import auto_max_nodes, available_memory
+
+        args.max_nodes = auto_max_nodes(available_memory())
     ctx = multiprocessing.get_context("spawn")
     rows: list[dict[str, Any]] = []
     if not args.json:
+        print(f"--max-nodes {args.max_nodes:,}", flush=True)
         print(
             f"{'edition':<8} {'k':>2} {'seed':>5} {'deals':>6} {'histories':>10} "
             f"{'of full':>11} {'infosets':>13} {'sequences':>15} {'build':>7} {'LP':>6} "
@@ -153,13 +172,20 @@ def main(argv: list[str] | None = None) -> int:
         for k in _ks(args.k):
             for i in range(args.positions):
                 text = endgame_position(edition, k, i)
-                row = {"edition": edition, "k": k, "seed": 1000 * k + i, "position": text}
+                row = {
+                    "edition": edition,
+                    "k": k,
+                    "seed": 1000 * k + i,
+                    "position": text,
+                    "max_nodes": args.max_nodes,
+                }
                 jobs.append((row, text, 0))
     for n in [int(x) for x in args.reduced.split(",") if x.strip()]:
         from loveformal.solver.rounds import reduced_round
 
         text = format_position(reduced_round(n))
-        jobs.append(({"edition": "classic", "k": n - 3, "reduced": n, "position": text}, "", n))
+        row = {"edition": "classic", "k": n - 3, "reduced": n, "position": text}
+        jobs.append(({**row, "max_nodes": args.max_nodes}, "", n))
     for row, text, n in jobs:
         row.update(_run(ctx, text, n, args))
         rows.append(row)
@@ -174,7 +200,8 @@ def _line(r: dict[str, Any]) -> str:
     tag = f"{r['reduced']}-card" if "reduced" in r else str(r["seed"])
     head = f"{r['edition']:<8} {r['k']:>2} {tag:>5}"
     if r["status"] != "ok":
-        return f"{head} {r['status']} after {r['seconds']:.1f} s"
+        peak = f", {r['peak_mb']:.0f} MB" if "peak_mb" in r else ""
+        return f"{head} {r['status']} after {r['seconds']:.1f} s{peak}"
     return (
         f"{head} {r['deals']:>6} {r['histories']:>10,} {r['full_histories']:>11,} "
         f"{'/'.join(map(str, r['infosets'])):>13} {'/'.join(map(str, r['sequences'])):>15} "

@@ -14,7 +14,8 @@
 
 Love Letter on top of them: :mod:`.endgame` (root deals, the tree built by driving the
 engine), :mod:`.levels` (the reduced, value-preserving build), :mod:`.analysis`
-(``solve_position``), :mod:`.rounds` (the CFR project's reduced full rounds) and :mod:`.cli`.
+(``solve_position``), :mod:`.rounds` (the CFR project's reduced full rounds), :mod:`.memory`
+(the command line's default ``--max-nodes``, read off the memory available) and :mod:`.cli`.
 """
 
 from .certify import Certificate, certify

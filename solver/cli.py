@@ -34,7 +34,8 @@ from loveformal.seats import parse_seat, seat_name
 from loveformal.state import State
 
 from .analysis import EndgameResult, solve_position
-from .endgame import DEFAULT_MAX_NODES, UTILITIES, Utility
+from .endgame import UTILITIES, EndgameTooLarge, Utility
+from .memory import auto_max_nodes, available_memory, describe_auto_max_nodes
 from .plugins import load_function, parse_opponents
 
 __all__ = [
@@ -254,14 +255,16 @@ def solve_command(
         str | None, typer.Option(help="Write the game tree as GraphML to this file.")
     ] = None,
     max_nodes: Annotated[
-        int,
+        int | None,
         typer.Option(
             min=1,
             help="Refuse endgames with more histories than this (a build also "
             "expands at most max(100000, N/4) distinct positions, N/8 for --full and "
-            "three or more players; estimated first).",
+            "three or more players; estimated first). Default: what half the memory "
+            "available holds at 1 KB per history, between 1,000,000 and 12,000,000 "
+            "(3,000,000 if the memory cannot be read).",
         ),
-    ] = DEFAULT_MAX_NODES,
+    ] = None,
     utility: Annotated[
         str,
         typer.Option(
@@ -354,13 +357,15 @@ def solve_command(
         except KeyError as exc:
             raise MalformedInput(f"--shown: {exc.args[0]}") from None
         util: Utility = utility
+        available = available_memory() if max_nodes is None else None
+        limit = auto_max_nodes(available) if max_nodes is None else max_nodes
         report = SolveProgress(lambda line: typer.echo(line, err=True))
         result = solve_position(
             state,
             seat=seat_index,
             utility=util,
             opponents=model,
-            max_nodes=max_nodes,
+            max_nodes=limit,
             prior=deal_prior,
             pimc=not no_pimc,
             progress=report.build,
@@ -370,6 +375,9 @@ def solve_command(
             knew=knew_card,
             shown=shown_card,
         )
+    except EndgameTooLarge as exc:
+        said = "" if max_nodes is not None else f"; {describe_auto_max_nodes(available)}"
+        raise _fail(f"{exc}{said}") from None
     except (LoveformalError, ValueError) as exc:
         raise _fail(str(exc)) from None
     except MemoryError:

@@ -218,7 +218,9 @@ __all__ = [
 Utility = Literal["round", "tokens"]
 UTILITIES: tuple[Utility, ...] = ("round", "tokens")
 DEFAULT_MAX_NODES = 3_000_000
-"""Histories above which :func:`build_endgame` refuses (estimated first, then counted)."""
+"""Histories above which :func:`build_endgame` refuses (estimated first, then counted): the
+library's default. The command line's is read off the memory available
+(:func:`~loveformal.solver.memory.auto_max_nodes`), this one when the memory cannot be read."""
 
 STATE_CAP_FLOOR = 100_000
 """The least :func:`state_cap` (about 200 MB of engine states, a few seconds to expand)."""
