@@ -1,7 +1,7 @@
 """Benchmark of the exact endgame solver (``loveformal solve``) on 2-player endgames.
 
     python bench/solver.py [--editions classic,z2019] [--k 1-6] [--positions 3]
-                           [--reduced 4,7] [--timeout 120] [--max-nodes N]
+                           [--reduced 4,7] [--timeout 300] [--max-nodes N]
                            [--repeat 1] [--full] [--json]
 
 For each edition and each k (cards left in the draw pile), a fixed seeded set of positions:
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--reduced", default="", help="CFR reduced rounds from the deal: N-card versions, e.g. 4,7"
     )
-    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per position")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per position")
     ap.add_argument(
         "--max-nodes",
         type=int,

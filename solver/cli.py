@@ -334,6 +334,8 @@ def solve_command(
         problem = unwritable_file(graph)
         if problem is not None:  # said before solving, not after
             raise _fail(f"--graph: cannot write {graph!r}: {problem}")
+    available = available_memory() if max_nodes is None else None
+    limit = auto_max_nodes(available) if max_nodes is None else max_nodes
     try:
         state = load_position(position)
         try:
@@ -357,8 +359,6 @@ def solve_command(
         except KeyError as exc:
             raise MalformedInput(f"--shown: {exc.args[0]}") from None
         util: Utility = utility
-        available = available_memory() if max_nodes is None else None
-        limit = auto_max_nodes(available) if max_nodes is None else max_nodes
         report = SolveProgress(lambda line: typer.echo(line, err=True))
         result = solve_position(
             state,

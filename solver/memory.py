@@ -12,12 +12,18 @@ multiple of 100,000), between
 :data:`AUTO_MAX_NODES_FLOOR` and :data:`AUTO_MAX_NODES_CEILING`, or
 :data:`~loveformal.solver.endgame.DEFAULT_MAX_NODES` when the memory cannot be read.
 
-This module reads ``/proc/meminfo``, so it sits with the command line, outside the rules.
+The default depends on the memory free at the moment: the same command can solve a game once
+and refuse it while something else holds the memory, and several solves started together
+each budget half of the same memory. ``--max-nodes N`` fixes the limit.
+
+This module reads ``/proc`` and ``/sys/fs/cgroup``, so it sits with the command line, outside
+the rules.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 from pathlib import Path
 
 from .endgame import DEFAULT_MAX_NODES
@@ -38,7 +44,10 @@ resident set, two-player endgames) are 470–600 bytes per history solved on cla
 cards left (1.45 GB at 2.45 M, 4.44 GB at 8.34 M) and 800 bytes on the largest game solved,
 2019 with 6 cards left (7.9 GB at 9.87 M). A build also holds up to one engine position
 (about 2 KB) per 4 histories of ``--max-nodes`` before it refuses
-(:func:`~loveformal.solver.endgame.state_cap`)."""
+(:func:`~loveformal.solver.endgame.state_cap`), 0.5 KB per history of the limit: a refusal
+near the limit may peak at about 1.3 KB per history of it, which the half of the memory left
+out (:data:`AUTO_MEMORY_SHARE`) covers. Not measured: ``--full``, three or more players, and
+the determinized value's pass (the benchmark leaves it out)."""
 
 AUTO_MEMORY_SHARE = 2
 """The default budgets one part in this many of the memory available (half): the rest is
@@ -55,9 +64,15 @@ waits on. Games near it take minutes (2019 with 6 cards left, 9.87 M histories: 
 game refused near it is refused after up to about 100 s of building."""
 
 
-def available_memory(meminfo: Path = Path("/proc/meminfo")) -> int | None:
-    """Bytes of memory available to a new process now: ``MemAvailable`` of ``meminfo``
-    (Linux), else the free physical pages (``os.sysconf``), else ``None``."""
+def _number(path: Path) -> int | None:
+    """The integer in a one-line file (``None``: missing, unreadable, ``max`` or garbled)."""
+    try:
+        return int(path.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _meminfo_available(meminfo: Path) -> int | None:
     try:
         for line in meminfo.read_text().splitlines():
             name, _, rest = line.partition(":")
@@ -74,6 +89,66 @@ def available_memory(meminfo: Path = Path("/proc/meminfo")) -> int | None:
     return pages * size if pages > 0 and size > 0 else None
 
 
+def _cgroup_headroom(self_cgroup: Path, cgroup_fs: Path) -> int | None:
+    """What the process's memory cgroup still allows: its limit less its usage (v2
+    ``memory.max`` − ``memory.current``, v1 ``memory.limit_in_bytes`` −
+    ``memory.usage_in_bytes``), the least over the cgroup and its ancestors; ``None`` without
+    a limit. The usage counts the page cache, so this under-states what could be had."""
+    try:
+        lines = self_cgroup.read_text().splitlines()
+    except OSError:
+        return None
+    places: list[tuple[Path, str, str]] = []
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        controllers, rel = parts[1], Path(parts[2].strip().lstrip("/"))
+        if controllers == "":
+            places.append((cgroup_fs / rel, "memory.max", "memory.current"))
+        elif "memory" in controllers.split(","):
+            v1 = ("memory.limit_in_bytes", "memory.usage_in_bytes")
+            places.append((cgroup_fs / "memory" / rel, *v1))
+    least: int | None = None
+    for leaf, limit_name, usage_name in places:
+        for folder in (leaf, *leaf.parents):
+            if not folder.is_relative_to(cgroup_fs):
+                break
+            limit, usage = _number(folder / limit_name), _number(folder / usage_name)
+            if limit is None or limit >= 2**60:  # "max", or v1's "no limit" (about 2**63)
+                continue
+            room = max(0, limit - (usage or 0))
+            least = room if least is None else min(least, room)
+    return least
+
+
+def _address_space_limit() -> int | None:
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY or soft < 0 else soft
+
+
+def available_memory(
+    meminfo: Path = Path("/proc/meminfo"),
+    self_cgroup: Path = Path("/proc/self/cgroup"),
+    cgroup_fs: Path = Path("/sys/fs/cgroup"),
+) -> int | None:
+    """Bytes of memory a solve started now may use: the least of the machine's
+    ``MemAvailable`` (``meminfo``; else its free physical pages, ``os.sysconf``), the
+    headroom of the process's memory cgroup (a container's or a service's limit, which
+    ``MemAvailable`` does not show: past it the kernel kills the process without a word) and
+    the address-space limit (``ulimit -v``); ``None`` when none can be read."""
+    found = [
+        m
+        for m in (
+            _meminfo_available(meminfo),
+            _cgroup_headroom(self_cgroup, cgroup_fs),
+            _address_space_limit(),
+        )
+        if m is not None
+    ]
+    return min(found) if found else None
+
+
 def auto_max_nodes(available: int | None) -> int:
     """The default ``--max-nodes`` for ``available`` bytes of memory (``None``: unknown, the
     library's :data:`~loveformal.solver.endgame.DEFAULT_MAX_NODES`). Monotone in
@@ -87,11 +162,17 @@ def auto_max_nodes(available: int | None) -> int:
 
 def describe_auto_max_nodes(available: int | None) -> str:
     """How the default was chosen, for a refusal's message."""
-    chosen = f"--max-nodes defaulted to {auto_max_nodes(available):,}"
+    chosen = auto_max_nodes(available)
+    said = f"--max-nodes defaulted to {chosen:,}"
     if available is None:
-        return f"{chosen} (this machine's free memory could not be read)"
-    return (
-        f"{chosen} (half of the {available / 2**30:.1f} GiB of memory available, at "
-        f"{AUTO_BYTES_PER_HISTORY:,} bytes per history, within "
-        f"{AUTO_MAX_NODES_FLOOR:,}–{AUTO_MAX_NODES_CEILING:,})"
+        return f"{said}, as this machine's free memory could not be read"
+    fits = available // AUTO_MEMORY_SHARE // AUTO_BYTES_PER_HISTORY // 100_000 * 100_000
+    how = (
+        f"what half of the {available / 1e9:.1f} GB of memory available holds at "
+        f"{AUTO_BYTES_PER_HISTORY:,} bytes per history"
     )
+    if fits > chosen:
+        how = f"its ceiling, below {how} ({fits:,})"
+    elif fits < chosen:
+        how = f"its floor, above {how} ({fits:,})"
+    return f"{said}: {how}; give --max-nodes N for a fixed limit"
