@@ -324,6 +324,11 @@ class RestrictedModel:
         status = pass_lp(h, cost, col_lower, col_upper, lower, upper, matrix)
         return bool(status == highspy.HighsStatus.kOk)
 
+    def tighten(self) -> None:
+        """Feasibility tolerances of 1e-10 (HiGHS's default is 1e-7) for every later run."""
+        self.h.setOptionValue("primal_feasibility_tolerance", 1e-10)
+        self.h.setOptionValue("dual_feasibility_tolerance", 1e-10)
+
     def run(self, cold: bool, strategy: int) -> tuple[float, FloatArray, FloatArray] | None:
         """Solve the model with the simplex ``strategy`` (from its basis unless ``cold``): the
         objective and both plans over all sequences, or None if HiGHS reports no optimum even
