@@ -33,12 +33,13 @@ LP is solved on a **restricted game** that only grows:
    tolerance), nothing is added: the same LP is solved again from its basis with tighter
    tolerances, since such a gap can be the LP's rounding.
 
-Soundness: each step but the one polish adds sequences, so it stops after finitely many
-steps; when it stops, the gap is measured in the whole game, so the profile is an
-``ε``-equilibrium with ``ε ≤ tol``. (A union of pure plans' reached sets keeps every
-information set whose parent sequence is selected supplied with at least one selected action,
-so every restricted LP is feasible and bounded; the CFR+ support is such a set too, since it
-keeps each reached information set's likeliest action.) If no sequence can be added while the
+Soundness: each step but the one polish and the one cold retry adds sequences, so it stops
+after finitely many steps (and :data:`MAX_STEPS` bounds them); when it stops, the gap is
+measured in the whole game, so the profile is an ``ε``-equilibrium with ``ε ≤ tol``. (A
+union of pure plans' reached sets keeps every information set whose parent sequence is
+selected supplied with at least one selected action, so every restricted LP is feasible and
+bounded; the CFR+ support is such a set too, since it keeps each reached information set's
+likeliest action.) If no sequence can be added while the
 gap is still above ``tol`` (floating-point trouble: the restricted LP is solved once more from
 scratch with tighter tolerances first), the gap is negative beyond ``tol`` (impossible: a
 sign error), HiGHS refuses a growth or reports no optimum, or the restricted game passes
@@ -127,7 +128,7 @@ stalled at 6.0e-9 for nine growths (each best response's new sequences a tie); t
 both best responses inside the restricted game, the loop's cold restart (from scratch, tight
 tolerances) found another optimal vertex of the restricted game, exploitable in the whole
 game by 0.27, and took 18.7 s and eight more growths to close that. Seed 5011 did the same
-from 2.8e-9 (reopened to 0.048). Polished, the gap falls to 1e-16 in one warm re-solve (the
+from 2.8e-9 (reopened to 0.048). Polished, the gap falls to 3e-16 in one warm re-solve (the
 thirty-sixth session, the LP alone on the saved matrices, old and new in turns): seed 5007
 42 → 26 restricted LPs, 88.4 → 26.3 s; seed 5011 38 → 23, 25.5 → 13.6 s. The other 38
 saved benchmark LPs with 4 and 5 cards left never polish: the same restricted LPs, the
@@ -439,6 +440,7 @@ def solve_restricted(
             if retried:
                 return None
             cold = retried = True
+            polished = True  # the cold retry runs with the tight tolerances already
         own_next = own.improvements(to_own, True, own_sel | own_br)
         opp_next = opp.improvements(to_opp, False, opp_sel | opp_br)
         if gap < SIBLINGS_BELOW:
