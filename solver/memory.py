@@ -5,7 +5,7 @@ as this machine's memory holds, within fixed bounds.
 the machine out of memory. A fixed 3 M (:data:`~loveformal.solver.endgame.DEFAULT_MAX_NODES`,
 still the library's default) needs about 2 GB, and refused half the classic endgames with 5
 cards left on a machine with 23 GB free, although every one of them solves there (the
-thirty-sixth session: 4.1–8.3 M histories, 17–97 s, at most 4.4 GB). The command line's default
+thirty-sixth session: 4.1–8.3 M histories, 16–53 s, at most 4.4 GB). The command line's default
 is therefore read off the memory available when it starts:
 ``available / AUTO_MEMORY_SHARE / AUTO_BYTES_PER_HISTORY`` histories (rounded down to a
 multiple of 100,000), between
@@ -41,8 +41,9 @@ __all__ = [
 AUTO_BYTES_PER_HISTORY = 1_000
 """Memory budgeted per history of ``--max-nodes``. The peaks measured (the process's maximum
 resident set, two-player endgames) are 470–600 bytes per history solved on classic with 5
-cards left (1.45 GB at 2.45 M, 4.44 GB at 8.34 M) and 800 bytes on the largest game solved,
-2019 with 6 cards left (7.9 GB at 9.87 M). A build also holds up to one engine position
+cards left (1.45 GB at 2.45 M, 4.43 GB at 8.34 M) and 560 bytes on the largest game solved,
+2019 with 6 cards left (5.5 GB at 9.87 M; 7.9 GB, 800 bytes, in the twenty-sixth
+session). Refusals at 12 M peaked at 0.35–3.4 GB. A build also holds up to one engine position
 (about 2 KB) per 4 histories of ``--max-nodes`` before it refuses
 (:func:`~loveformal.solver.endgame.state_cap`), 0.5 KB per history of the limit: a refusal
 near the limit may peak at about 1.3 KB per history of it, which the half of the memory left
@@ -60,8 +61,10 @@ short."""
 
 AUTO_MAX_NODES_CEILING = 12_000_000
 """The greatest default, whatever the memory: past it the time, not the memory, is what a user
-waits on. Games near it take minutes (2019 with 6 cards left, 9.87 M histories: 151 s), and a
-game refused near it is refused after up to about 100 s of building."""
+waits on. Games near it take a minute or more (2019 with 6 cards left, 9.87 M histories:
+61 s; classic with 5, 7.6 M: 53 s), and a game refused near it is refused after up to about
+25 s of building here (2019 with 5 and 6 cards left: 2.7–23.1 s; 99 s before the
+thirty-fifth session's bound)."""
 
 
 def _number(path: Path) -> int | None:
