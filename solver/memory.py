@@ -23,7 +23,6 @@ the rules.
 from __future__ import annotations
 
 import os
-import resource
 from pathlib import Path
 
 from .endgame import DEFAULT_MAX_NODES
@@ -100,7 +99,7 @@ def _cgroup_headroom(self_cgroup: Path, cgroup_fs: Path) -> int | None:
     a limit. The usage counts the page cache, so this under-states what could be had."""
     try:
         lines = self_cgroup.read_text().splitlines()
-    except OSError:
+    except (OSError, ValueError):  # missing, unreadable, or not text
         return None
     places: list[tuple[Path, str, str]] = []
     for line in lines:
@@ -127,6 +126,10 @@ def _cgroup_headroom(self_cgroup: Path, cgroup_fs: Path) -> int | None:
 
 
 def _address_space_limit() -> int | None:
+    try:
+        import resource  # Unix only: elsewhere there is no such limit to read
+    except ImportError:
+        return None
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     return None if soft == resource.RLIM_INFINITY or soft < 0 else soft
 
@@ -153,6 +156,11 @@ def available_memory(
     return min(found) if found else None
 
 
+def _fits(available: int) -> int:
+    """Histories that half of ``available`` bytes holds, rounded down to a multiple of 100 k."""
+    return available // AUTO_MEMORY_SHARE // AUTO_BYTES_PER_HISTORY // 100_000 * 100_000
+
+
 def auto_max_nodes(available: int | None) -> int:
     """The default ``--max-nodes`` for ``available`` bytes of memory (``None``: unknown, the
     library's :data:`~loveformal.solver.endgame.DEFAULT_MAX_NODES`). Monotone in
@@ -160,8 +168,7 @@ def auto_max_nodes(available: int | None) -> int:
     :data:`AUTO_MAX_NODES_CEILING`]."""
     if available is None:
         return DEFAULT_MAX_NODES
-    fits = available // AUTO_MEMORY_SHARE // AUTO_BYTES_PER_HISTORY // 100_000 * 100_000
-    return min(AUTO_MAX_NODES_CEILING, max(AUTO_MAX_NODES_FLOOR, fits))
+    return min(AUTO_MAX_NODES_CEILING, max(AUTO_MAX_NODES_FLOOR, _fits(available)))
 
 
 def describe_auto_max_nodes(available: int | None) -> str:
@@ -170,7 +177,7 @@ def describe_auto_max_nodes(available: int | None) -> str:
     said = f"--max-nodes defaulted to {chosen:,}"
     if available is None:
         return f"{said}, as this machine's free memory could not be read"
-    fits = available // AUTO_MEMORY_SHARE // AUTO_BYTES_PER_HISTORY // 100_000 * 100_000
+    fits = _fits(available)
     how = (
         f"what half of the {available / 1e9:.1f} GB of memory available holds at "
         f"{AUTO_BYTES_PER_HISTORY:,} bytes per history"

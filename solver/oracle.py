@@ -128,12 +128,12 @@ stalled at 6.0e-9 for nine growths (each best response's new sequences a tie); t
 both best responses inside the restricted game, the loop's cold restart (from scratch, tight
 tolerances) found another optimal vertex of the restricted game, exploitable in the whole
 game by 0.27, and took 18.7 s and eight more growths to close that. Seed 5011 did the same
-from 2.8e-9 (reopened to 0.048). Polished, the gap falls to 3e-16 in one warm re-solve (the
-thirty-sixth session, the LP alone on the saved matrices, old and new in turns): seed 5007
-42 → 26 restricted LPs, 88.4 → 26.3 s; seed 5011 38 → 23, 25.5 → 13.6 s. The other 38
-saved benchmark LPs with 4 and 5 cards left never polish: the same restricted LPs, the
-times within their noise (136.7 → 133.9 s in all). Thresholds of
-1e-5 did about as well; 1e-3 was faster on seed 5011 (11.5 s) and nearly twice as slow on
+from 2.8e-9 (reopened to 0.048). Polished, seed 5007's gap falls to 3e-16 in one warm
+re-solve (the thirty-sixth session, the LP alone on the saved matrices, old and new in
+turns): seed 5007 42 → 26 restricted LPs, 88.4 → 26.3 s; seed 5011 38 → 23, 25.5 → 13.6 s.
+The other 38 saved benchmark LPs with 4 and 5 cards left never polish: the same restricted
+LPs, the times within their noise (136.7 → 133.9 s in all). Thresholds of 1e-5 did about as
+well; 1e-3 was faster on seed 5011 (11.5 s) and nearly twice as slow on
 2019 seed 5004 (46.1 s against 20.6–23.8)."""
 IMPROVEMENT = 1e-13
 """Counterfactual gain below which a selected action counts as good as the best one

@@ -337,8 +337,7 @@ class RestrictedModel:
         assert lp is not None
         h.setOptionValue("simplex_strategy", strategy)
         if cold:
-            h.setOptionValue("primal_feasibility_tolerance", 1e-10)
-            h.setOptionValue("dual_feasibility_tolerance", 1e-10)
+            self.tighten()
             h.clearSolver()
         h.run()
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:

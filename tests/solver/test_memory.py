@@ -145,6 +145,9 @@ def test_available_memory_falls_back_to_sysconf_then_to_none(
     assert available_memory(missing, missing, machine["cgroup_fs"]) is None
     monkeypatch.setattr(os, "sysconf", lambda name: -1)
     assert available_memory(**machine) is None
+    machine["self_cgroup"] = garbled.with_name("binary")
+    machine["self_cgroup"].write_bytes(b"\xff\xfe0::/\n")  # not text: no cgroup read
+    assert available_memory(**machine) is None
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
