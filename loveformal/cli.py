@@ -8,8 +8,10 @@
     loveformal --version
 
 Exit status: 0 success, 1 a check failed (``verify``), 2 bad input (an unknown preset, option
-or value, a bad player count, a usage error) — always a one-line message on stderr, never a
-traceback. Tables are drawn with rich; through a pipe they carry no colour codes.
+or value, a bad player count, a usage error), 3 the output could not be written (standard
+output closed, a full disk) — always a one-line message on stderr, never a traceback. A reader
+that stops reading early (``| head``) ends the command quietly with 141, as SIGPIPE would.
+Tables are drawn with rich; through a pipe they carry no colour codes.
 
 ``verify`` runs a list of named *sections* (:data:`SECTIONS`): each is a function returning a
 :class:`SectionResult` (a table of rows, a status, and the first failures). ``matches`` plays
@@ -21,6 +23,7 @@ seeded random whole matches of every preset and player count and checks the inva
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.util
 import json
@@ -36,7 +39,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal, NoReturn, Protocol
+from typing import Annotated, Any, Literal, NoReturn, Protocol, TextIO, cast
 
 import typer
 from rich import box
@@ -64,6 +67,10 @@ from loveformal.state import CHANCE_PHASES, State
 
 PROG = "loveformal"
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OUTPUT = 3
+"""The output could not be written: standard output closed, a full disk, an I/O error."""
+EXIT_PIPE = 128 + 13
+"""The output's reader stopped reading (``| head``): quietly, as a command stopped by SIGPIPE."""
 
 DEFAULT_MATCHES = 12
 """Random matches per preset and player count in a default ``verify`` run."""
@@ -865,16 +872,75 @@ importlib.import_module("loveformal.solver.cli").register(app)  # solve + verify
 # Entry point
 
 
+class _OutputError(OSError):
+    """Writing standard output failed (a full disk, an I/O error, a closed pipe)."""
+
+
+class _Output:
+    """Standard output, whose failed writes raise :class:`_OutputError`, so that ``main``
+    tells them from any other ``OSError`` (which is a bug, and keeps its traceback)."""
+
+    def __init__(self, wrapped: Any) -> None:
+        self._wrapped = wrapped
+
+    def write(self, text: str) -> int:
+        try:
+            n: int = self._wrapped.write(text)
+        except OSError as e:
+            raise _OutputError(e.errno, e.strerror) from e
+        return n
+
+    def flush(self) -> None:
+        try:
+            self._wrapped.flush()
+        except OSError as e:
+            raise _OutputError(e.errno, e.strerror) from e
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._wrapped, name)
+
+
+def _null_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's own flush at exit
+    does not fail again (with a traceback-like "Exception ignored" message)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> NoReturn:
-    """Run the command line; exit 0 on success, 1 on a failed check, 2 on bad input."""
+    """Run the command line; exit 0 on success, 1 on a failed check, 2 on bad input, 3 when
+    the output cannot be written (141 when its reader stopped reading)."""
     args = list(sys.argv[1:] if argv is None else argv)
     code: int
+    if sys.stdout is None:  # started with its standard output closed (``>&-``)
+        _error_line("standard output is closed: there is nowhere to write the output")
+        sys.exit(EXIT_OUTPUT)
+    stdout = sys.stdout
+    sys.stdout = cast(TextIO, _Output(stdout))
     try:
         rv = app(args=args, prog_name=PROG, standalone_mode=False)
         code = rv if isinstance(rv, int) else EXIT_OK
     except (LoveformalError, _BadInput) as e:
         _error_line(str(e))
         code = EXIT_BAD_INPUT
+    except SystemExit:
+        # typer's own exit on a closed pipe (EPIPE), after it wrapped stdout to pacify the
+        # final flush: status 1 would read as a failed check.
+        if type(sys.stdout).__name__ != "PacifyFlushWrapper":
+            raise
+        _null_stdout()
+        code = EXIT_PIPE
+    except _OutputError as e:
+        _null_stdout()
+        if e.errno == errno.EPIPE:
+            code = EXIT_PIPE
+        else:
+            _error_line(f"cannot write the output: {e.strerror or e}")
+            code = EXIT_OUTPUT
     except typer.Abort:
         _error_line("aborted")
         code = EXIT_FAILED
@@ -896,6 +962,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
             hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
             _error_line(f"{format_message()}{hint}")
             code = exit_code
+    finally:
+        sys.stdout = stdout
     sys.exit(code)
 
 

@@ -106,7 +106,7 @@ from .endgame import (
     returned_tail,
     terminal_winners,
 )
-from .expectimax import Policy, best_response_and_profile, exact_number
+from .expectimax import Policy, best_response_and_profile, user_number
 from .oracle import StepProgress
 from .pimc import minimax_values
 from .seqform import Solution, solve
@@ -134,7 +134,7 @@ class ObservationModel:
     its :class:`~loveformal.observation.Observation` (the same for every history of the set:
     the sets are keyed on it) and its legal actions there. It returns either one action,
     played with probability 1, or a mapping from actions to probabilities (numbers ≥ 0, as
-    :func:`~loveformal.solver.expectimax.exact_number` reads them; legal actions left out get
+    :func:`~loveformal.solver.expectimax.user_number` reads them; legal actions left out get
     0, an action that is not legal here may only get 0; weights that do not sum to 1 are
     normalised). An action may be given as the engine action or as its text, as ``loveformal
     solve`` prints it (``play Guard on P1 guessing Priest``; case and spacing ignored).
@@ -284,10 +284,20 @@ def _decides_at_root(state: State, seat: int) -> bool:
 
 def _returns_note(state: State) -> list[str]:
     """A note on whose Chancellor returns the known cards of a position's deck are, when the
-    position comes without its moves (read off the discard piles)."""
+    position comes without its moves (read off the discard piles); or that a deck written
+    wholly in known order, which no return explains, is dealt as unseen
+    (:func:`~loveformal.solver.endgame.returned_tail`)."""
     if any(e.kind is EventKind.PLAYED for e in state.log):
         return []
     cards, seats = returned_tail(state)
+    pile = state.pile
+    chancellors = any(Card.CHANCELLOR in seat.discards for seat in state.seats)
+    if not cards and not pile.unseen and len(pile.top) > 1 and not chancellors:
+        return [
+            f"the deck is written in a known order ({', '.join(c.title for c in pile.top)}, "
+            "top first), but no Chancellor was played, so no seat can have seen it: its "
+            "cards are dealt as unseen, known to neither seat, in every order"
+        ]
     if not cards:
         return []
     by = sorted(set(seats))
@@ -599,7 +609,7 @@ def _observed_choice(
         ) from None
     for item, p in entries:
         action = resolve(item)
-        q = exact_number(p, f"{where}: probability of {action or echo(item)}")
+        q = user_number(p, f"{where}: probability of {action or echo(item)}")
         if action is None:
             if q == 0:
                 continue  # an action that is not legal here, given probability 0: harmless

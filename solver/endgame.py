@@ -181,7 +181,7 @@ from .efg import (
     shared_by_identity,
     tree_game,
 )
-from .expectimax import exact_number
+from .expectimax import user_number
 
 _RETURNED = EventKind.RETURNED
 _PLAYED = EventKind.PLAYED
@@ -282,8 +282,9 @@ Prior = Callable[[State, int], "Fraction | int | float | Decimal | np.number[Any
 :func:`_ordered_weight`). The state is :func:`deal_state`: the dealt hands and set-aside card, the
 pile's unseen part as an unordered multiset (its order is drawn below the root) and the dealt
 returned tail (``pile.bottom``, or ``pile.top`` when nothing above it is unseen). A weight is a
-number ≥ 0 (:func:`~loveformal.solver.expectimax.exact_number`: 0.3 is 3/10); a deal of
-weight 0 is left out. The prior is common knowledge: every seat reasons with it."""
+number ≥ 0 (:func:`~loveformal.solver.expectimax.user_number`: 0.3 is 3/10, 2e-10 is
+1/5,000,000,000); a deal of weight 0 is left out. The prior is common knowledge: every seat
+reasons with it."""
 
 _TERMINAL_PHASES = (Phase.ROUND_OVER, Phase.GAME_OVER)
 
@@ -1306,11 +1307,7 @@ def enumerate_deals(
 
     rec(0, tuple(caps0), [[] for _ in range(zones_n)], known_only)
     if not deals and consistent[0]:
-        raise MalformedInput(
-            f"the prior gives weight 0 to every one of the {consistent[0]} deals (a float "
-            "weight is read as the simplest fraction it stands for, so a positive float below "
-            "5e-10 reads as 0; give weights as integers or fractions to keep them)"
-        )
+        raise MalformedInput(f"the prior gives weight 0 to every one of the {consistent[0]} deals")
     if not deals:
         raise MalformedInput("no deal of the unseen cards is consistent with the position")
     return deals
@@ -1383,7 +1380,7 @@ def _prior_weight(prior: Prior, state: State, deal: Deal) -> Fraction:
         w = prior(deal_state(state, deal), int(deal.weight))
     except (Exception, SystemExit) as exc:  # the user's code: reported, never a traceback
         raise MalformedInput(f"{where}: raised {type(exc).__name__}: {exc}") from None
-    return exact_number(w, f"{where}: weight")
+    return user_number(w, f"{where}: weight")
 
 
 def pool_deals(deals: Sequence[Deal]) -> list[list[int]] | None:
@@ -1460,12 +1457,25 @@ def deal_state(state: State, deal: Deal) -> State:
 
 def check_older(state: State, older: Card | None) -> None:
     """:class:`MalformedInput` unless ``older`` (the seat to move's card from before its
-    draw, :func:`actual_deal`) is ``None`` or a card the seat to move holds."""
-    held = state.seats[state.turn].hand
-    if older is not None and older not in held:
+    draw, :func:`actual_deal`) is ``None``, or a card the seat to move holds on which its
+    information set can depend: the discard piles show another seat's look at its cards
+    (:func:`pile_sights`) or a play whose reading it decides (:func:`_looks`). Given where
+    nothing reads it, it would be ignored without a word."""
+    if older is None:
+        return
+    mover = state.turn
+    held = state.seats[mover].hand
+    if older not in held:
         raise MalformedInput(
-            f"older card: {seat_name(state.turn)} (the seat to move) holds "
+            f"older card: {seat_name(mover)} (the seat to move) holds "
             f"{', '.join(c.title for c in held) or 'no card'}, no {older.title}"
+        )
+    if mover not in pile_sights(state) and _looks(state) == (None, None):
+        raise MalformedInput(
+            f"older card: which of {seat_name(mover)}'s cards it held before its draw changes "
+            "nothing here: the discard piles show no seat's look at it (a Priest, a King's "
+            "swap, a Chancellor's return) and no Priest, Baron or King of either seat whose "
+            "reading it decides; leave --older out"
         )
 
 
@@ -1678,8 +1688,10 @@ def actual_deal(
             card = older
         else:
             tops = ", ".join(
-                f"{seat_name(s.observer)}'s {state.seats[s.observer].discards[-1].title}"
-                for s in sights
+                dict.fromkeys(  # one play can show two sights (a King's swap: both cards)
+                    f"{seat_name(s.observer)}'s {state.seats[s.observer].discards[-1].title}"
+                    for s in sights
+                )
             )
             what = "card from before its draw" if sights[0].older else "newly drawn card"
             raise UnknownOlderCard(

@@ -60,6 +60,7 @@ __all__ = [
     "best_response_and_profile",
     "evaluate",
     "exact_policy",
+    "user_number",
 ]
 
 Number = Fraction | float | int
@@ -117,6 +118,41 @@ def exact_number(value: object, where: object) -> Fraction:
             f"{where}: {echo(value)} cannot be read as a number ({type(exc).__name__}: "
             f"{echo(str(exc))})"
         ) from None
+
+
+def user_number(value: object, where: object) -> Fraction:
+    """A weight or probability a user gives (a prior's weight, an opponent model's
+    probability), exactly. Integers, rationals and ``Decimal`` as :func:`exact_number` reads
+    them. A float is read by its size: written as ``m × 10^e`` with ``1 ≤ m < 10`` (from the
+    decimal it prints as), it is the simple fraction ``m`` stands for times ``10^e`` when
+    there is one (as :func:`exact_number` finds it: ``1/3`` is 1/3, ``0.1 + 0.2`` is 3/10,
+    ``2e-10`` is 1/5,000,000,000, ``3 * 2e-10`` is 3/5,000,000,000), else the decimal it
+    prints as, exactly (``0.123456789`` is 123,456,789/10^9).
+
+    Only the ratios of a user's weights count, so weights scaled alike must read alike:
+    ``2e-10`` and ``6e-10`` weigh 1 : 3, as ``2.0`` and ``6.0`` do. :func:`exact_number`,
+    which reads an LP's floats (whose tiny values are noise), reads ``2e-10`` as 0, its
+    nearest simple fraction, and rounds ``2e-9`` and ``6e-9`` to multiples of ``1 / GRID``
+    that are not 1 : 3. Raises as :func:`exact_number` does."""
+    q = exact_number(value, where)
+    if type(value) is float or isinstance(value, np.float64):
+        text = repr(float(value))
+    elif isinstance(value, np.floating):  # another precision: the decimal it prints as
+        text = str(value)
+    elif isinstance(value, float):  # a float subclass: its value, not its own __repr__
+        text = float.__repr__(value)
+    else:
+        return q
+    digits = Decimal(text)
+    if not digits:
+        return Fraction(0)
+    if digits < 0:  # a tiny negative float, which exact_number reads as 0
+        return _not_negative(Fraction(digits), value, where)
+    e = digits.adjusted()  # the power of ten of its first digit
+    near = Fraction(float(digits.scaleb(-e))).limit_denominator(NEAREST_LIMIT)
+    if near.denominator <= RATIONAL_DENOMINATOR:
+        return near * Fraction(10) ** e
+    return Fraction(digits)
 
 
 def _exact(value: object, where: object) -> Fraction:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -378,6 +379,51 @@ def test_real_process_through_a_pipe() -> None:
     assert bad.stderr.startswith("loveformal: error: ") and bad.stderr.count("\n") == 1
     usage = run("verify", "--matches", "x")
     assert usage.returncode == 2 and "Traceback" not in usage.stderr
+
+
+def _command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "loveformal.cli", *args]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_output_that_cannot_be_written_is_a_one_line_error() -> None:
+    """A full disk (``> /dev/full``) or a closed standard output (``>&-``): exit status 3
+    and one line naming the problem, never a traceback (it was a traceback, or exit 0 with
+    the output lost)."""
+    for args in (("rules",), ("rules", "classic", "--json")):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run(
+                _command(*args), stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+            )
+        assert r.returncode == 3, r.stderr
+        assert r.stderr == "loveformal: error: cannot write the output: No space left on device\n"
+    closed = subprocess.run(
+        _command("rules"), stderr=subprocess.PIPE, text=True, timeout=60, preexec_fn=_close_stdout
+    )
+    assert closed.returncode == 3
+    assert "standard output is closed" in closed.stderr and "Traceback" not in closed.stderr
+
+
+def _close_stdout() -> None:
+    os.close(1)
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly() -> None:
+    """``loveformal scenario check ... | head -1``: the reader goes after one line. The
+    command stops quietly with 141, as SIGPIPE would stop it (it was 1, "a check failed")."""
+    folder = str(Path(__file__).resolve().parents[1] / "specs" / "scenarios")
+    proc = subprocess.Popen(
+        _command("scenario", "check", folder),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith("PASS ")
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141, err
+    assert "Traceback" not in err and "Exception ignored" not in err
 
 
 def test_verify_in_two_processes_matches_one() -> None:

@@ -1725,3 +1725,39 @@ def test_the_best_response_returns_the_profile_it_was_computed_against() -> None
             want[index] = probs
     assert table == want
     assert any(row is None for row in table) and any(row is not None for row in table)
+
+
+def test_a_wholly_known_deck_with_no_chancellor_played_is_dealt_as_unseen_and_says_so() -> None:
+    """``deck Guard,Princess`` (a known order, as the engine's own state writes a deck) with no
+    Chancellor played: no seat can have seen the order, so the cards are dealt as unseen,
+    the same game as ``deck - / Guard,Princess``, and a note says so (it was silent)."""
+    unseen = (
+        "classic 2p r1 start:P1 | P1 Baron,Handmaid d:Guard*3 t0 | "
+        "P2 Priest d:Prince,Handmaid,Guard,Prince t0 | deck - / Guard,Princess | aside King | "
+        "up Priest,Baron,Countess | play P1"
+    )
+    r = solve_position(parse_position(unseen.replace("deck - / ", "deck ")), pimc=False)
+    assert r.value == solve_position(parse_position(unseen), pimc=False).value
+    assert any(
+        n.startswith("the deck is written in a known order (Guard, Princess, top first)")
+        and "dealt as unseen, known to neither seat" in n
+        for n in r.notes
+    )
+    plain = solve_position(parse_position(unseen), pimc=False)
+    assert not any("known order" in n for n in plain.notes)
+    assert "deck Princess |" in D  # one card: no order to speak of
+    assert not any("known order" in n for n in solve_position(parse_position(D)).notes)
+
+
+def test_a_play_that_shows_two_sights_is_named_once_in_the_note() -> None:
+    """P1's King swapped with P2, which then drew: the piles show two things P1 knows of
+    P2's card from before its draw, both from the one King; the note named it twice."""
+    state = parse_position(
+        "z2019 2p r1 start:P1 | P1 Handmaid d:Guard,Spy,Chancellor,Guard,Baron,Chancellor,King "
+        "t0 | P2 Baron,Princess d:Guard*3,Prince*2,Priest t0 | deck Spy | aside Priest | "
+        "up Handmaid,Guard,Countess | play P2"
+    )
+    r = solve_position(state, pimc=False)
+    note = next(n for n in r.notes if "--older CARD" in n)
+    assert "(P1's King on top of its discard pile)" in note
+    assert "P1's King, P1's King" not in note

@@ -121,6 +121,7 @@ P2 = ["Priest", "Baron", "Prince", "Handmaid"]
         ((D, "--utility", "money"), "--utility"),
         ((D, "--older", "Kng"), "--older: unknown card 'Kng'"),
         ((D, "--older", "King"), "older card: P1 (the seat to move) holds"),
+        ((D, "--older", "Guard"), "changes nothing here: the discard piles show no seat's look"),
         ((D, "--knew", "Kng"), "--knew: unknown card 'Kng'"),
         ((D, "--knew", "King"), "the discard piles show no such play"),
         ((LAST_PRIEST, "--knew", "King"), "Guard or Prince, no King"),

@@ -30,7 +30,7 @@ from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
 from loveformal.solver.analysis import EndgameResult, ObservationModel, Opponents, solve_position
 from loveformal.solver.endgame import Deal, build_endgame, enumerate_deals
-from loveformal.solver.expectimax import exact_number
+from loveformal.solver.expectimax import exact_number, user_number
 from loveformal.solver.pimc import minimax_values
 from loveformal.solver.plugins import load_function
 from loveformal.state import Phase, State
@@ -167,7 +167,7 @@ def test_a_weight_is_read_exactly_as_it_prints(weight: Any) -> None:
 
 
 def test_floats_are_read_as_the_fraction_they_stand_for() -> None:
-    """One reading of floats for priors, opponent models and the LP's own floats."""
+    """The LP's floats (and the floats of a policy over information-set keys)."""
     assert exact_number(1 / 3, "w") == Fraction(1, 3)
     assert exact_number(0.1 + 0.2, "w") == Fraction(3, 10)
     assert exact_number(np.float32(0.3), "w") == Fraction(3, 10)  # as it prints: 0.3
@@ -175,6 +175,49 @@ def test_floats_are_read_as_the_fraction_they_stand_for() -> None:
     assert pi == Fraction(3.141592653589793)  # this float lies (its denominator is 2^48)
     tiny = exact_number(1e-30, "w")  # its nearest fraction with a 9-digit denominator: 0
     assert tiny == 0
+
+
+def test_a_users_float_that_stands_for_no_simple_fraction_is_read_as_it_prints() -> None:
+    """A prior's weights and an opponent model's probabilities, read by their size: the
+    simple fraction the float stands for at its power of ten, else the decimal it prints
+    as, exactly — never 0 for a positive float, nor rounded to the LP's 2^-64 grid."""
+    assert user_number(1 / 3, "w") == Fraction(1, 3)
+    assert user_number(0.1 + 0.2, "w") == Fraction(3, 10)
+    assert user_number(2.0, "w") == 2 and user_number(0.0, "w") == 0
+    assert user_number(2e-10, "w") == Fraction(1, 5 * 10**9)  # exact_number: 0
+    assert user_number(3 * 2e-10, "w") == Fraction(3, 5 * 10**9)  # 6.000000000000001e-10
+    assert user_number(1e-11 / 3, "w") == Fraction(1, 3 * 10**11)
+    assert user_number(5e-324, "w") == Fraction("5e-324")
+    assert user_number(0.1234567, "w") == Fraction(1234567, 10**7)  # exact_number: the grid
+    assert user_number(3.141592653589793, "w") == Fraction("3.141592653589793")
+    assert user_number(np.float32(2e-10), "w") == Fraction(1, 5 * 10**9)  # as it prints
+    assert user_number(Fraction(1, 7), "w") == Fraction(1, 7)
+    with pytest.raises(MalformedInput, match="is negative"):
+        user_number(-2e-10, "w")
+
+
+TWO_LEFT = (
+    "classic 2p r1 start:P1 | P1 Baron,Handmaid d:Guard*3 t0 | "
+    "P2 Priest d:Prince,Handmaid,Guard,Prince t0 | deck - / Guard,Princess | aside King | "
+    "up Priest,Baron,Countess | play P1"
+)
+
+
+def _thrice_if_high(s: State, n: int) -> int:
+    """Deals where P2 holds a card worth 5 or more weigh three times as much."""
+    return n * (3 if s.rules.value(s.seats[1].hand[0]) >= 5 else 1)
+
+
+@pytest.mark.parametrize("scale", [2e-10, 2e-9, 1e-300, 0.7])
+def test_float_weights_scaled_alike_give_the_same_answer(scale: float) -> None:
+    """Only the ratios of a prior's weights count: the weights times a float give the exact
+    answer of the integer weights. (Before: 2e-10 and 1e-300 read as 0, which left out
+    deals or refused the prior, and 2e-9 rounded to the 2^-64 grid, off the 1 : 3.)"""
+    state = parse_position(TWO_LEFT)
+    exact = solve_position(state, prior=_thrice_if_high, pimc=False)
+    scaled = solve_position(state, prior=lambda s, n: _thrice_if_high(s, n) * scale, pimc=False)
+    assert exact.value != solve_position(state, pimc=False).value  # the prior matters
+    _same(exact, scaled)
 
 
 def test_integer_weights_of_any_kind() -> None:
@@ -203,7 +246,6 @@ def test_integer_weights_of_any_kind() -> None:
         (lambda s, n: 1 / 0, "raised ZeroDivisionError"),
         (lambda s, n: sys.exit(5), "raised SystemExit: 5"),
         (lambda s, n: 0, "weight 0 to every one of the 4 deals"),
-        (lambda s, n: 5e-324, "weight 0 to every one .* a positive float below 5e-10 reads as 0"),
         (lambda s, n: _Unshowable(), "expected a number >= 0 .*got <a _Unshowable that cannot"),
     ],
 )
@@ -233,6 +275,24 @@ def _first(obs: Observation, legal: tuple[Action, ...]) -> Action:
 
 def _first_by_mapping(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, Fraction]:
     return {legal[0]: Fraction(1), **{a: Fraction(0) for a in legal[1:]}}
+
+
+def _first_thrice(scale: float) -> ObservationModel:
+    def choose(obs: Observation, legal: tuple[Action, ...]) -> dict[Action, float]:
+        return {a: (3.0 if i == 0 else 1.0) * scale for i, a in enumerate(legal)}
+
+    return ObservationModel(f"first thrice x{scale}", choose)
+
+
+@pytest.mark.parametrize("scale", [2e-10, 1e-320, 0.7])
+def test_an_opponent_models_weights_scaled_alike_give_the_same_answer(scale: float) -> None:
+    """An opponent model's weights are normalised per information set: times a float they
+    give the exact answer of 3 : 1 : 1... (Before: 2e-10 was read as 0, which made the
+    first action the only one, and 1e-320 was refused as "every probability is 0".)"""
+    state = parse_position(THREE)
+    exact = solve_position(state, opponents=_first_thrice(1.0), pimc=False)
+    assert exact.value != solve_position(state, opponents="random", pimc=False).value
+    _same(exact, solve_position(state, opponents=_first_thrice(scale), pimc=False))
 
 
 @pytest.mark.parametrize("text", [THREE, D])
