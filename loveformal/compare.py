@@ -55,7 +55,7 @@ from loveformal.cards import Card
 from loveformal.engine import legal_actions
 from loveformal.errors import IllegalAction, LoveformalError, MalformedInput
 from loveformal.notation import card_list, option_text, parse_position, ruleset_text
-from loveformal.paths import kind
+from loveformal.paths import kind, notation_in_file
 from loveformal.rulebook import load_preset, make_ruleset, option_spec, preset_names
 from loveformal.ruleset import OPTION_NAMES, OptionValue, Ruleset
 from loveformal.sampling import settle
@@ -226,7 +226,18 @@ def load_source(arg: str) -> Source:
 
     Raises :class:`MalformedInput` when neither can be read."""
     path = Path(arg)
-    if kind(arg) == "file" or (arg.endswith(".toml") and "|" not in arg):
+    found = kind(arg)
+    if found == "dir" and "|" not in arg:
+        raise MalformedInput(f"{arg}: is a directory, not a scenario file or a position")
+    if found == "file" and not arg.lower().endswith(".toml"):
+        notation = notation_in_file(path)  # a position saved in a file
+        if notation is not None:
+            try:
+                home = parse_position(notation)
+            except MalformedInput as exc:
+                raise MalformedInput(f"{arg}: {exc}") from None
+            return _notation_source(notation, home)
+    if found == "file" or (arg.endswith(".toml") and "|" not in arg):
         scenario: Scenario = parse_file(path)
         spec = scenario.position
         options = dict(scenario.rulesets[0].options)
@@ -244,7 +255,11 @@ def load_source(arg: str) -> Source:
             "sections, e.g. 'classic | P1 Guard,Prince | P2 Priest | deck Baron | aside Princess "
             "| up King,Handmaid,Countess | play P1')"
         )
-    home = parse_position(arg)
+    return _notation_source(arg, parse_position(arg))
+
+
+def _notation_source(text: str, home: State) -> Source:
+    """A position in notation, ``home`` as its own preset and options read it."""
     over: dict[str, object] = {}
     for name, value in home.rules.overrides:
         if name == "tokens_to_win":
@@ -253,10 +268,10 @@ def load_source(arg: str) -> Source:
             over[name] = value
     return Source(
         kind="notation",
-        text=arg,
+        text=text,
         players=home.players,
         options=over,
-        build=lambda rules: parse_position(arg, rules=rules),
+        build=lambda rules: parse_position(text, rules=rules),
         moves=(),
     )
 
@@ -636,7 +651,10 @@ def compare_command(
         str,
         typer.Argument(
             metavar="FILE_OR_POSITION",
-            help="A scenario file (.toml) or a position in notation (loveformal.notation).",
+            help=(
+                "A scenario file (.toml), a position in notation (loveformal.notation), or a "
+                "file holding one."
+            ),
         ),
     ],
     move: Annotated[

@@ -4,6 +4,8 @@ Every function answers from the file system without raising: a name too long for
 through a regular file or a directory that cannot be read is "not a file", not a traceback.
 Used by the commands before they do any work, so that a bad ``--graph``, ``--plot`` or
 ``--out`` is refused at once rather than after a long solve or simulation.
+:func:`notation_in_file` reads a file given for a position; it alone raises (a one-line
+:class:`~loveformal.errors.MalformedInput` naming the file).
 """
 
 from __future__ import annotations
@@ -11,6 +13,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Literal
+
+from loveformal.errors import MalformedInput
+
+POSITION_FILE_LIMIT = 1 << 20
+"""A file given for a position is read only up to this size (a position is a line or two)."""
 
 
 def kind(path: Path | str) -> Literal["file", "dir"] | None:
@@ -105,3 +112,26 @@ def _reason(exc: BaseException) -> str:
 
 
 __all__ = ["kind", "not_a_file", "unwritable_dir", "unwritable_file"]
+
+
+def notation_in_file(path: Path | str) -> str | None:
+    """The text of the regular file ``path`` when it holds a position in the notation (its
+    text has a ``|``), else ``None``: a scenario file, whatever its name, is read as one.
+    Raises :class:`~loveformal.errors.MalformedInput` naming the file when it cannot be read,
+    is not UTF-8 text, or is larger than :data:`POSITION_FILE_LIMIT` and not a scenario."""
+    p = Path(path)
+    try:
+        with p.open("rb") as f:
+            data = f.read(POSITION_FILE_LIMIT + 1)
+    except OSError as exc:
+        raise MalformedInput(f"{p}: cannot read the file ({exc.strerror or exc})") from None
+    if len(data) > POSITION_FILE_LIMIT:
+        return None  # no position is that long: a scenario file's reader says what it is
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MalformedInput(
+            f"{p}: expected UTF-8 text, a position in the notation or a scenario "
+            f"({exc.reason} at byte {exc.start})"
+        ) from None
+    return text.strip() if "|" in text else None

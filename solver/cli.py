@@ -6,8 +6,9 @@
                               [--older CARD] [--knew CARD]
                               [--shown CARD]
 
-``POSITION`` is a position in the one-line notation (:mod:`loveformal.notation`) or the path of
-a scenario file (``.toml``): its position under its first ruleset, after its moves. Bad input
+``POSITION`` is a position in the one-line notation (:mod:`loveformal.notation`), the path of
+a file holding one, or the path of a scenario file (``.toml``, or any file whose text has no
+``|``): its position under its first ruleset, after its moves. Bad input
 (malformed, inconsistent, too large) is a one-line error and exit status 2.
 
 :func:`verify_section` is the ``solver`` section of ``loveformal verify``: a few endgames
@@ -29,7 +30,7 @@ import typer
 from loveformal.cards import Card
 from loveformal.errors import LoveformalError, MalformedInput
 from loveformal.notation import parse_position
-from loveformal.paths import kind, not_a_file, unwritable_file
+from loveformal.paths import kind, not_a_file, notation_in_file, unwritable_file
 from loveformal.seats import parse_seat, seat_name
 from loveformal.state import State
 
@@ -84,8 +85,9 @@ KNOWN_ENDGAMES: tuple[tuple[str, str, str], ...] = (
 
 
 def load_position(text: str) -> State:
-    """A notation string, or a scenario file (its position under its first ruleset, after its
-    moves, with the log of those moves)."""
+    """A notation string, a file holding one (any name but ``*.toml``; its text has a ``|``),
+    or a scenario file (its position under its first ruleset, after its moves, with the log
+    of those moves)."""
     if not text.strip():
         raise MalformedInput(
             "POSITION is empty: give a position in the notation, such as 'classic 2p | P1 "
@@ -102,7 +104,14 @@ def load_position(text: str) -> State:
         if found is None:
             why = not_a_file(text)
             raise MalformedInput(f"{text}: {why} (and not a position in the notation)")
-    if text.lower().endswith(".toml") or (path.suffix and found == "file"):
+    if found == "file" and not text.lower().endswith(".toml"):
+        notation = notation_in_file(path)  # a position saved in a file
+        if notation is not None:
+            try:
+                return parse_position(notation)
+            except MalformedInput as exc:
+                raise MalformedInput(f"{text}: {exc}") from None
+    if text.lower().endswith(".toml") or found == "file":
         from loveformal.scenarios.parse import initial_state, parse_file, ruleset_of
         from loveformal.scenarios.run import play_moves
 
@@ -245,7 +254,10 @@ def _fail(message: str) -> typer.Exit:
 
 def solve_command(
     position: Annotated[
-        str, typer.Argument(help="A position in the notation, or a scenario file (.toml).")
+        str,
+        typer.Argument(
+            help="A position in the notation, a file holding one, or a scenario file (.toml)."
+        ),
     ],
     seat: Annotated[
         str | None, typer.Option(help="The solving seat (default: the seat to move).")

@@ -46,6 +46,10 @@ def load_function(spec: str, option: str) -> Callable[..., Any]:
         raise MalformedInput(f"{where}: {path} is a directory, not a Python file")
     if is_file and not path.is_file():
         raise MalformedInput(f"{where}: no such file {path}")
+    if not is_file and path.suffix and path.is_file():  # model.txt:f — read as a module path
+        raise MalformedInput(
+            f"{where}: {path} is a file, but not a Python file: its name must end in .py"
+        )
     try:  # the user's code, run or asked for a name: any error in one line, never a traceback
         if is_file:
             module = _load_file(path)

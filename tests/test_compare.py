@@ -174,3 +174,14 @@ def test_move_text_round_trip_over_legal_decisions(preset: str, players: int) ->
                     assert "+" in format_move(action) or len(action.targets) == 1
         s, _ = random_step(s, rng)
     assert checked > 20
+
+
+def test_a_position_saved_in_a_file_and_a_folder(tmp_path: Path) -> None:
+    """A file holding a position in notation is compared as the position itself (a file
+    without the .toml suffix was read as a scenario); a folder is named as one (it was
+    "neither a file nor a position")."""
+    saved = tmp_path / "position.txt"
+    saved.write_text(PRINCE_EMPTY + "\n")
+    assert run(str(saved), "--move", "Prince@P2") == run(PRINCE_EMPTY, "--move", "Prince@P2")
+    code, _, err = run(str(tmp_path))
+    assert code == 2 and f"{tmp_path}: is a directory, not a scenario file or a position" in err

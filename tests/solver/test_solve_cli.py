@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from loveformal import cli
+from loveformal.notation import parse_position
 from loveformal.solver import cli as solver_cli
 from loveformal.solver.analysis import solve_position
 
@@ -267,3 +268,25 @@ def test_solve_progress_lines_are_rate_limited() -> None:
         "LP: restricted game 2, 40 sequences, best-response gap 1.0e-05 (8 s)",
         "LP: the restricted game gave up; solving the whole LP (100 sequences, 8 s)",
     ]
+
+
+def test_a_position_saved_in_a_file(tmp_path: Path) -> None:
+    """A file holding a position in the notation, whatever its name but ``.toml`` (it was
+    read as a scenario, "expected valid TOML", or without a suffix the file's name was read
+    as the position); a bad one is refused naming the file."""
+    want = solve_position(parse_position(D), pimc=False).value
+    for name in ("position.txt", "position"):
+        saved = tmp_path / name
+        saved.write_text(D + "\n")
+        r = invoke("solve", str(saved), "--json", "--no-pimc")
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.output)["value_exact"] == str(want)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("classic 2p | P1 Guard\n")
+    r = invoke("solve", str(bad))
+    assert r.exit_code == 2
+    assert f"{bad}: expected at least 6 '|'-separated sections" in r.output
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"classic | \xff\xfe")
+    r = invoke("solve", str(binary))
+    assert r.exit_code == 2 and f"{binary}: expected UTF-8 text" in r.output

@@ -879,3 +879,15 @@ def test_the_seat_solved_for_is_sure_of_what_another_knows_of_a_card_it_took() -
     s = play(s, "Prince", "P1")  # P2 keeps the Baron
     assert s.seats[1].hand == (Card.BARON,) and knowledge_table(s, 0)[1] == (Card.BARON,)
     assert knowledge_unsure_to(s, 0, 1) == frozenset()
+
+
+def test_a_model_in_a_file_not_ending_in_py_is_named_as_such(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--opponents P2=model.txt:f`` with model.txt in the current folder: without a '/' or
+    '.py' the name reads as a module path, which said "No module named 'model'"."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "model.txt").write_text("def f(o, l):\n    return l[0]\n")
+    r = invoke("solve", THREE, "--opponents", "P2=model.txt:f")
+    assert r.exit_code == 2
+    assert "model.txt is a file, but not a Python file: its name must end in .py" in r.output
