@@ -76,7 +76,9 @@ decision (``play``) or at a turn's draw (``turn_draw``) are checked with
 ``bishop_redraw``) by :func:`_check_effect_step` (two seats still in, each seat's hand
 size for that step, the card that started the effect on top of its player's discard pile,
 tokens below the match's count); at every phase, card kinds and copies are checked against
-the deck for the player count, and seats against the number of players. Numbers are ASCII
+the deck for the player count, seats against the number of players, and, when the round is
+written (``r3``), each seat's tokens against what the rounds so far can have given
+(:func:`_check_tokens_for_round`). Numbers are ASCII
 digits of bounded length (:mod:`loveformal.literals`).
 """
 
@@ -680,6 +682,9 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
                 f"deck for {players} players " + (f"holds {have}" if have else "has none")
             )
 
+    if "round" in seen:  # the round is written: every seat's tokens must fit it
+        _check_tokens_for_round(rules, players, round_, phase, specs)
+
     # what the phase and the markers need of the deck (true of every reachable state)
     def lacks(card: Card) -> bool:
         return deck_spec.count(card) == 0
@@ -825,6 +830,48 @@ _EFFECT_STEPS = frozenset(
     {Phase.REDRAW, Phase.CHANCELLOR_DRAW, Phase.CHANCELLOR, Phase.BISHOP_REDRAW}
 )
 _REDRAW_CAUSES = (Card.PRINCE, Card.BISHOP)
+
+
+def _check_tokens_for_round(
+    rules: Ruleset, players: int, round_: int, phase: Phase, specs: Sequence[_SeatSpec]
+) -> None:
+    """What every state reached by play satisfies, checked when the position writes its
+    round: a seat's tokens come from the rounds that have ended, at most one each for
+    winning it, for the Spy's bonus (R12) and for a Jester's bet (R23), one per Bishop hit
+    (R16) and one for the Constable (R18) a round; and from the round under way, whose
+    Bishop hits and Constable pay at once. So in round 1 of a deck without those two cards
+    every seat has t0. (A position without ``rN`` is in round 1 by default and states its
+    tokens freely, as a scenario's position does.)"""
+    deck = rules.deck(players)
+    at_once = deck.count(Card.BISHOP) + min(1, deck.count(Card.CONSTABLE))
+    sources = ["one for winning it"]
+    if deck.count(Card.SPY):
+        sources.append("one for the Spy")
+    if deck.count(Card.JESTER):
+        sources.append("one for a Jester's bet")
+    if deck.count(Card.BISHOP):
+        sources.append("one per Bishop hit")
+    if deck.count(Card.CONSTABLE):
+        sources.append("one for the Constable")
+    per_round = 1 + bool(deck.count(Card.SPY)) + bool(deck.count(Card.JESTER)) + at_once
+    ended = round_ if phase in (Phase.ROUND_OVER, Phase.GAME_OVER) else round_ - 1
+    most = ended * per_round + (at_once if ended < round_ else 0)
+    for i, spec in enumerate(specs):
+        if spec.tokens > most:
+            so_far = (
+                "no round has ended"
+                if not ended
+                else f"{ended} round{_s(ended)} ha{'s' if ended == 1 else 've'} ended"
+            )
+            now = " and this round's Bishop hits and Constable pay at once" if at_once else ""
+            raise _bad(
+                spec.col,
+                seat_name(i),
+                f"the position cannot exist: it has {spec.tokens} token{_s(spec.tokens)} in "
+                f"round {round_}, "
+                f"but {so_far} and a seat gains at most {per_round} token{_s(per_round)} a "
+                f"round ({', '.join(sources)}){now}: it can have at most {most}",
+            )
 
 
 def _check_effect_step(

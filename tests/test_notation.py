@@ -507,3 +507,38 @@ def test_position_accepts_a_jester_self_bet_under_jester_self() -> None:
     assert five_seats("bga-help").jester == (1, 1)
     with pytest.raises(MalformedInput, match="cannot bet on itself"):
         five_seats("premium")
+
+
+_TOKENS = (
+    "classic 2p r1 start:P1 | P1 Baron,Handmaid d:Guard*3 t0 | "
+    "P2 Priest d:Prince,Handmaid,Guard,Prince t0 | deck - / Guard,Princess | aside King | "
+    "up Priest,Baron,Countess | play P1"
+)
+
+
+def test_tokens_must_fit_the_written_round() -> None:
+    """Tokens come from rounds that have ended: in round 1 of the classic deck every seat
+    has t0 (t6 was accepted), in round 3 at most 2; a 2019 deck's Spy adds one a round. A
+    position that does not write its round states its tokens freely (round 1 by default,
+    as a scenario's position)."""
+    with pytest.raises(
+        MalformedInput,
+        match=r"column \d+ \(P1\): the position cannot exist: it has 1 token in round 1, but "
+        r"no round has ended and a seat gains at most 1 token a round \(one for winning it\): "
+        r"it can have at most 0",
+    ):
+        parse_position(_TOKENS.replace("Guard*3 t0", "Guard*3 t1"))
+    third = _TOKENS.replace(" r1 ", " r3 ")
+    assert parse_position(third.replace("t0", "t2")).seats[1].tokens == 2
+    with pytest.raises(MalformedInput, match=r"\(P2\): .* 3 tokens in round 3, but 2 rounds"):
+        parse_position(third.replace("Prince t0", "Prince t3"))
+    unwritten = _TOKENS.replace(" r1 ", " ").replace("t0", "t5")
+    assert parse_position(unwritten).seats[0].tokens == 5
+    z2019 = (
+        "z2019 2p r2 start:P1 | P1 Handmaid d:Guard,Spy,Chancellor,Guard,Baron,Chancellor,King "
+        "t2 | P2 Baron,Princess d:Guard*3,Prince*2,Priest t0 | deck Spy | aside Priest | "
+        "up Handmaid,Guard,Countess | play P2"
+    )
+    assert parse_position(z2019).seats[0].tokens == 2  # a round won with the Spy's bonus
+    with pytest.raises(MalformedInput, match=r"at most 2 tokens a round \(one for winning it, "):
+        parse_position(z2019.replace("King t2", "King t3"))
