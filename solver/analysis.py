@@ -106,7 +106,7 @@ from .endgame import (
     returned_tail,
     terminal_winners,
 )
-from .expectimax import Policy, best_response_and_profile, user_number
+from .expectimax import Policy, best_response_and_profile, refuse_coroutine, user_number
 from .oracle import StepProgress
 from .pimc import minimax_values
 from .seqform import Solution, solve
@@ -582,6 +582,7 @@ def _observed_choice(
         answer = model.choose(obs, legal)
     except (Exception, SystemExit) as exc:  # the user's code: reported, never a traceback
         raise MalformedInput(f"{where}: raised {type(exc).__name__}: {_text(exc)}") from None
+    refuse_coroutine(answer, where)
     by_text = {_action_text(a): a for a in legal}
     known = "; ".join(str(a) for a in legal)
 

@@ -27,6 +27,7 @@ opponents' mixed actions.)
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
@@ -120,6 +121,17 @@ def exact_number(value: object, where: object) -> Fraction:
         ) from None
 
 
+def refuse_coroutine(value: object, where: object) -> None:
+    """:class:`~loveformal.errors.MalformedInput` for what an ``async`` function's call
+    returns (closed first, so that Python does not warn of a coroutine never awaited): the
+    user's functions are called, never awaited."""
+    if inspect.iscoroutine(value):
+        value.close()
+        raise MalformedInput(
+            f"{where}: got a coroutine (the function is async); give a plain function"
+        )
+
+
 def user_number(value: object, where: object) -> Fraction:
     """A weight or probability a user gives (a prior's weight, an opponent model's
     probability), exactly. Integers, rationals and ``Decimal`` as :func:`exact_number` reads
@@ -134,6 +146,7 @@ def user_number(value: object, where: object) -> Fraction:
     which reads an LP's floats (whose tiny values are noise), reads ``2e-10`` as 0, its
     nearest simple fraction, and rounds ``2e-9`` and ``6e-9`` to multiples of ``1 / GRID``
     that are not 1 : 3. Raises as :func:`exact_number` does."""
+    refuse_coroutine(value, where)
     q = exact_number(value, where)
     if type(value) is float or isinstance(value, np.float64):
         text = repr(float(value))

@@ -891,3 +891,23 @@ def test_a_model_in_a_file_not_ending_in_py_is_named_as_such(
     r = invoke("solve", THREE, "--opponents", "P2=model.txt:f")
     assert r.exit_code == 2
     assert "model.txt is a file, but not a Python file: its name must end in .py" in r.output
+
+
+async def _async_prior(s: State, n: int) -> int:
+    return n
+
+
+async def _async_choose(obs: Observation, legal: tuple[Action, ...]) -> Action:
+    return legal[0]
+
+
+def test_an_async_function_is_refused_by_name() -> None:
+    """An ``async def`` prior or model returns a coroutine, which is refused by name (and
+    closed, so that Python does not warn of a coroutine never awaited): it was refused as
+    "not a number" or "not a legal action"."""
+    message = r"got a coroutine \(the function is async\); give a plain function"
+    with pytest.raises(MalformedInput, match=message):
+        solve_position(parse_position(D), prior=_async_prior, pimc=False)
+    model = ObservationModel("async", _async_choose)
+    with pytest.raises(MalformedInput, match=message):
+        solve_position(parse_position(THREE), opponents=model, pimc=False)
