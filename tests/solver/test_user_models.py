@@ -907,7 +907,7 @@ def test_an_async_function_is_refused_by_name() -> None:
     "not a number" or "not a legal action"."""
     message = r"got a coroutine \(the function is async\); give a plain function"
     with pytest.raises(MalformedInput, match=message):
-        solve_position(parse_position(D), prior=_async_prior, pimc=False)
+        solve_position(parse_position(D), prior=cast(Any, _async_prior), pimc=False)
     model = ObservationModel("async", _async_choose)
     with pytest.raises(MalformedInput, match=message):
         solve_position(parse_position(THREE), opponents=model, pimc=False)
