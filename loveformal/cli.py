@@ -915,25 +915,13 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Run the command line; exit 0 on success, 1 on a failed check, 2 on bad input, 3 when
     the output cannot be written (141 when its reader stopped reading)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    code: int
     if sys.stdout is None:  # started with its standard output closed (``>&-``)
         _error_line("standard output is closed: there is nowhere to write the output")
         sys.exit(EXIT_OUTPUT)
-    stdout = sys.stdout
+    stdout, stderr = sys.stdout, sys.stderr
     sys.stdout = cast(TextIO, _Output(stdout))
     try:
-        rv = app(args=args, prog_name=PROG, standalone_mode=False)
-        code = rv if isinstance(rv, int) else EXIT_OK
-    except (LoveformalError, _BadInput) as e:
-        _error_line(str(e))
-        code = EXIT_BAD_INPUT
-    except SystemExit:
-        # typer's own exit on a closed pipe (EPIPE), after it wrapped stdout to pacify the
-        # final flush: status 1 would read as a failed check.
-        if type(sys.stdout).__name__ != "PacifyFlushWrapper":
-            raise
-        _null_stdout()
-        code = EXIT_PIPE
+        code = _run(args)
     except _OutputError as e:
         _null_stdout()
         if e.errno == errno.EPIPE:
@@ -941,12 +929,35 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         else:
             _error_line(f"cannot write the output: {e.strerror or e}")
             code = EXIT_OUTPUT
+    except SystemExit as e:
+        # typer's own exit on a closed pipe (EPIPE), after it wrapped stdout and stderr to
+        # pacify their final flush: status 1 would read as a failed check. Only when the
+        # pipe was standard output's; any other keeps typer's exit.
+        if not isinstance(e.__context__, _OutputError):
+            raise
+        _null_stdout()
+        code = EXIT_PIPE
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+    sys.exit(code)
+
+
+def _run(args: list[str]) -> int:
+    """The command's exit status; bad input and usage errors as one line on stderr."""
+    try:
+        rv = app(args=args, prog_name=PROG, standalone_mode=False)
+        return rv if isinstance(rv, int) else EXIT_OK
+    except (LoveformalError, _BadInput) as e:
+        _error_line(str(e))
+        return EXIT_BAD_INPUT
     except typer.Abort:
         _error_line("aborted")
-        code = EXIT_FAILED
+        return EXIT_FAILED
     except KeyboardInterrupt:
         _error_line("interrupted")
-        code = 130
+        return 130
+    except _OutputError:
+        raise
     except Exception as e:
         # Usage errors come from click (vendored by newer typer): they carry exit_code and
         # format_message. Anything else is a bug and keeps its traceback.
@@ -955,16 +966,14 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         if not isinstance(exit_code, int) or not callable(format_message):
             raise
         if type(e).__name__ == "NoArgsIsHelpError":  # a group called without a command
-            typer.echo(str(format_message()))
-            code = EXIT_OK
+            help_text = str(format_message())
         else:
             ctx = getattr(e, "ctx", None)
             hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
             _error_line(f"{format_message()}{hint}")
-            code = exit_code
-    finally:
-        sys.stdout = stdout
-    sys.exit(code)
+            return exit_code
+    typer.echo(help_text)  # outside the handler: a failed write is the output's error alone
+    return EXIT_OK
 
 
 __all__ = [

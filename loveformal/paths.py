@@ -11,6 +11,7 @@ Used by the commands before they do any work, so that a bad ``--graph``, ``--plo
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
 from typing import Literal
 
@@ -115,10 +116,13 @@ __all__ = ["kind", "not_a_file", "unwritable_dir", "unwritable_file"]
 
 
 def notation_in_file(path: Path | str) -> str | None:
-    """The text of the regular file ``path`` when it holds a position in the notation (its
-    text has a ``|``), else ``None``: a scenario file, whatever its name, is read as one.
-    Raises :class:`~loveformal.errors.MalformedInput` naming the file when it cannot be read,
-    is not UTF-8 text, or is larger than :data:`POSITION_FILE_LIMIT` and not a scenario."""
+    """The text of the regular file ``path`` when it holds a position in the notation: not
+    TOML, with a ``|`` (the notation's sections). ``None`` otherwise: a scenario file,
+    whatever its name (a ``|`` in its strings is not a position), or a file too large to be
+    a position (over :data:`POSITION_FILE_LIMIT`), for the scenario reader to read or
+    refuse. A byte-order mark before the position is dropped. Raises
+    :class:`~loveformal.errors.MalformedInput` naming the file when it cannot be read or is
+    not UTF-8 text."""
     p = Path(path)
     try:
         with p.open("rb") as f:
@@ -126,12 +130,18 @@ def notation_in_file(path: Path | str) -> str | None:
     except OSError as exc:
         raise MalformedInput(f"{p}: cannot read the file ({exc.strerror or exc})") from None
     if len(data) > POSITION_FILE_LIMIT:
-        return None  # no position is that long: a scenario file's reader says what it is
+        return None  # no position is that long
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise MalformedInput(
             f"{p}: expected UTF-8 text, a position in the notation or a scenario "
             f"({exc.reason} at byte {exc.start})"
         ) from None
-    return text.strip() if "|" in text else None
+    if "|" not in text:
+        return None
+    try:
+        tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return text.strip()  # not TOML: the notation
+    return None

@@ -106,7 +106,7 @@ from .endgame import (
     returned_tail,
     terminal_winners,
 )
-from .expectimax import Policy, best_response_and_profile, refuse_coroutine, user_number
+from .expectimax import Policy, best_response_and_profile, refuse_coroutine, user_weights
 from .oracle import StepProgress
 from .pimc import minimax_values
 from .seqform import Solution, solve
@@ -134,7 +134,7 @@ class ObservationModel:
     its :class:`~loveformal.observation.Observation` (the same for every history of the set:
     the sets are keyed on it) and its legal actions there. It returns either one action,
     played with probability 1, or a mapping from actions to probabilities (numbers ≥ 0, as
-    :func:`~loveformal.solver.expectimax.user_number` reads them; legal actions left out get
+    :func:`~loveformal.solver.expectimax.user_weights` reads them; legal actions left out get
     0, an action that is not legal here may only get 0; weights that do not sum to 1 are
     normalised). An action may be given as the engine action or as its text, as ``loveformal
     solve`` prints it (``play Guard on P1 guessing Priest``; case and spacing ignored).
@@ -608,9 +608,15 @@ def _observed_choice(
             f"{where}: its answer (a {type(answer).__name__}) cannot be read as action -> "
             f"probability ({type(exc).__name__}: {echo(str(exc))})"
         ) from None
-    for item, p in entries:
-        action = resolve(item)
-        q = user_number(p, f"{where}: probability of {action or echo(item)}")
+    actions = [resolve(item) for item, _ in entries]
+    read = user_weights(
+        [p for _, p in entries],
+        [
+            f"{where}: probability of {action or echo(item)}"
+            for action, (item, _) in zip(actions, entries, strict=True)
+        ],
+    )
+    for action, (item, _), q in zip(actions, entries, read, strict=True):
         if action is None:
             if q == 0:
                 continue  # an action that is not legal here, given probability 0: harmless

@@ -1470,6 +1470,11 @@ def check_older(state: State, older: Card | None) -> None:
             f"older card: {seat_name(mover)} (the seat to move) holds "
             f"{', '.join(c.title for c in held) or 'no card'}, no {older.title}"
         )
+    if any(e.kind is EventKind.PLAYED for e in state.log):
+        raise MalformedInput(
+            "older card: the position comes with its moves (a scenario), which say which card "
+            f"{seat_name(mover)} held before its draw; leave --older out"
+        )
     if mover not in pile_sights(state) and _looks(state) == (None, None):
         raise MalformedInput(
             f"older card: which of {seat_name(mover)}'s cards it held before its draw changes "

@@ -62,6 +62,7 @@ __all__ = [
     "evaluate",
     "exact_policy",
     "user_number",
+    "user_weights",
 ]
 
 Number = Fraction | float | int
@@ -93,8 +94,9 @@ NUMBER_KINDS = "int, float, Fraction, Decimal or a NumPy number"
 
 
 def exact_number(value: object, where: object) -> Fraction:
-    """A probability or weight given as a number, exactly (≥ 0). The one reading of numbers
-    from outside — an LP's floats, a user's policy, opponent model or prior:
+    """A probability or weight given as a number, exactly (≥ 0): how an LP's floats are read,
+    and a user's policy over information-set keys (:func:`exact_policy`). (A prior's weights
+    and an opponent model's probabilities are read by their size: :func:`user_number`.)
 
     * an integer or a rational (``int``, ``Fraction``, NumPy integers) as it is, a
       ``Decimal`` exactly;
@@ -145,7 +147,10 @@ def user_number(value: object, where: object) -> Fraction:
     ``2e-10`` and ``6e-10`` weigh 1 : 3, as ``2.0`` and ``6.0`` do. :func:`exact_number`,
     which reads an LP's floats (whose tiny values are noise), reads ``2e-10`` as 0, its
     nearest simple fraction, and rounds ``2e-9`` and ``6e-9`` to multiples of ``1 / GRID``
-    that are not 1 : 3. Raises as :func:`exact_number` does."""
+    that are not 1 : 3. A negative float that :func:`exact_number` reads as 0 (above
+    -5e-10: float noise, such as ``0.3 - 0.1 - 0.2``) is 0 too; an opponent model's
+    answer also reads tiny positive noise as 0 (:func:`user_weights`). Raises as
+    :func:`exact_number` does."""
     refuse_coroutine(value, where)
     q = exact_number(value, where)
     if type(value) is float or isinstance(value, np.float64):
@@ -159,13 +164,38 @@ def user_number(value: object, where: object) -> Fraction:
     digits = Decimal(text)
     if not digits:
         return Fraction(0)
-    if digits < 0:  # a tiny negative float, which exact_number reads as 0
-        return _not_negative(Fraction(digits), value, where)
+    if digits < 0:  # above -5e-10 (exact_number read it as 0): float noise, as 0.3 - 0.1 - 0.2
+        return Fraction(0)
     e = digits.adjusted()  # the power of ten of its first digit
     near = Fraction(float(digits.scaleb(-e))).limit_denominator(NEAREST_LIMIT)
     if near.denominator <= RATIONAL_DENOMINATOR:
         return near * Fraction(10) ** e
     return Fraction(digits)
+
+
+NOISE = 1e-12
+"""In a set of weights read together (:func:`user_weights`), a float at most this times the
+largest weight is float noise, read as 0."""
+
+
+def user_weights(values: Sequence[object], wheres: Sequence[object]) -> list[Fraction]:
+    """Weights a user gives together (an opponent model's answer at one information set),
+    each as :func:`user_number` reads it, except that a float within :data:`NOISE` times
+    the largest weight of 0 (either side) is 0: the noise of float arithmetic, as in
+    ``1 - 0.7 - 0.2 - 0.1`` (2.8e-17), which reads as 0 at any scale of the weights, not as a
+    weight of its own (nor, below 0, as a negative one). Raises as :func:`user_number`."""
+    sizes = []
+    for value, where in zip(values, wheres, strict=True):
+        refuse_coroutine(value, where)
+        q = exact_number(value, where)  # checks it: a number, finite, not below -5e-10
+        sizes.append(abs(float(value)) if isinstance(value, float | np.floating) else float(q))
+    largest = max(sizes, default=0.0)
+    return [
+        Fraction(0)
+        if isinstance(value, float | np.floating) and size <= NOISE * largest
+        else user_number(value, where)
+        for value, where, size in zip(values, wheres, sizes, strict=True)
+    ]
 
 
 def _exact(value: object, where: object) -> Fraction:

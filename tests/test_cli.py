@@ -390,7 +390,7 @@ def test_output_that_cannot_be_written_is_a_one_line_error() -> None:
     """A full disk (``> /dev/full``) or a closed standard output (``>&-``): exit status 3
     and one line naming the problem, never a traceback (it was a traceback, or exit 0 with
     the output lost)."""
-    for args in (("rules",), ("rules", "classic", "--json")):
+    for args in ((), ("scenario",), ("rules",), ("rules", "classic", "--json")):
         with open("/dev/full", "w") as full:
             r = subprocess.run(
                 _command(*args), stdout=full, stderr=subprocess.PIPE, text=True, timeout=60

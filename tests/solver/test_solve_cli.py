@@ -286,7 +286,45 @@ def test_a_position_saved_in_a_file(tmp_path: Path) -> None:
     r = invoke("solve", str(bad))
     assert r.exit_code == 2
     assert f"{bad}: expected at least 6 '|'-separated sections" in r.output
+    bom = tmp_path / "notepad.txt"
+    bom.write_bytes(b"\xef\xbb\xbf" + D.encode() + b"\r\n")
+    r = invoke("solve", str(bom), "--json", "--no-pimc")
+    assert r.exit_code == 0 and json.loads(r.output)["value_exact"] == str(want), r.output
+    # A scenario under another name, with a '|' in one of its strings: still a scenario.
+    scenario = tmp_path / "endgame.scenario"
+    scenario.write_text(
+        'title = "endgame D | as a scenario"\nrulesets = ["classic"]\n\n[position]\n'
+        'players = 2\nturn = "P1"\ndeck = ["Princess"]\nset_aside = "Guard"\n'
+        'face_up = ["King", "Countess", "Guard"]\n'
+        'hands = { P1 = ["Guard", "Guard"], P2 = ["Guard"] }\nprotected = ["P2"]\n\n'
+        '[position.discards]\nP1 = ["Priest", "Baron", "Prince", "Handmaid"]\n'
+        'P2 = ["Priest", "Baron", "Prince", "Handmaid"]\n\n[expect]\n',
+        encoding="utf-8",
+    )
+    r = invoke("solve", str(scenario), "--json", "--no-pimc")
+    assert r.exit_code == 0 and json.loads(r.output)["value_exact"] == "-4/5", r.output
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"classic | \xff\xfe")
     r = invoke("solve", str(binary))
     assert r.exit_code == 2 and f"{binary}: expected UTF-8 text" in r.output
+
+
+def test_older_with_a_scenario_says_its_moves_tell(tmp_path: Path) -> None:
+    """A scenario's moves say which card the seat held before its draw: --older is refused
+    as such (it said "the discard piles show no seat's look", with a Priest on its pile)."""
+    path = tmp_path / "look.toml"
+    path.write_text(
+        'title = "a Priest look, then a King"\nrulesets = ["z2019"]\n\n[position]\n'
+        'players = 2\nturn = "P1"\nface_up = ["Guard", "Guard", "Spy"]\n'
+        'set_aside = "Princess"\nhands = { P1 = ["Chancellor", "Priest"], P2 = ["King"] }\n'
+        'discards = { P1 = ["Guard", "Handmaid", "Prince", "Baron"], '
+        'P2 = ["Guard", "Handmaid", "Priest", "Spy"] }\n'
+        'deck = ["Guard", "Countess", "Baron", "Guard", "Prince", "Chancellor"]\n\n'
+        '[[moves]]\nplay = "Priest"\ntarget = "P2"\n\n[[moves]]\nplay = "Guard"\n'
+        'target = "P1"\nguess = "Princess"\n\n[expect]\nturn = "P1"\n',
+        encoding="utf-8",
+    )
+    r = invoke("solve", str(path), "--older", "Chancellor")
+    assert r.exit_code == 2
+    assert "the position comes with its moves (a scenario), which say which card P1" in r.output
+    assert invoke("solve", str(path), "--no-pimc").exit_code == 0

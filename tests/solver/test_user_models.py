@@ -30,7 +30,7 @@ from loveformal.rulebook import make_ruleset
 from loveformal.sampling import random_step
 from loveformal.solver.analysis import EndgameResult, ObservationModel, Opponents, solve_position
 from loveformal.solver.endgame import Deal, build_endgame, enumerate_deals
-from loveformal.solver.expectimax import exact_number, user_number
+from loveformal.solver.expectimax import exact_number, user_number, user_weights
 from loveformal.solver.pimc import minimax_values
 from loveformal.solver.plugins import load_function
 from loveformal.state import Phase, State
@@ -192,8 +192,45 @@ def test_a_users_float_that_stands_for_no_simple_fraction_is_read_as_it_prints()
     assert user_number(3.141592653589793, "w") == Fraction("3.141592653589793")
     assert user_number(np.float32(2e-10), "w") == Fraction(1, 5 * 10**9)  # as it prints
     assert user_number(Fraction(1, 7), "w") == Fraction(1, 7)
+    assert user_number(0.3 - 0.1 - 0.2, "w") == 0  # -2.8e-17: float noise, as before
     with pytest.raises(MalformedInput, match="is negative"):
-        user_number(-2e-10, "w")
+        user_number(-2e-9, "w")
+
+
+def test_float_noise_in_a_models_answer_is_0_at_any_scale() -> None:
+    """``1 - 0.7 - 0.2 - 0.1`` is 2.8e-17: next to weights of 0.1 and more it is noise, read
+    as 0 (so it may even go to an action that is not legal), while 2e-10 next to 6e-10 is a
+    weight."""
+    assert user_weights([0.7, 0.2, 0.1, 1 - 0.7 - 0.2 - 0.1], "abcd") == [
+        Fraction(7, 10),
+        Fraction(1, 5),
+        Fraction(1, 10),
+        0,
+    ]
+    assert user_weights([6e-10, 2e-10, 0.3 - 0.1 - 0.2], "abc") == [
+        Fraction(3, 5 * 10**9),
+        Fraction(1, 5 * 10**9),
+        0,
+    ]
+    assert user_weights([Fraction(1), 1e-13], "ab") == [1, 0]
+    with pytest.raises(MalformedInput, match=r"b: -0\.1 is negative"):
+        user_weights([1.0, -0.1], "ab")
+
+    def noisy(obs: Observation, legal: tuple[Action, ...]) -> dict[object, float]:
+        rest = 1 - 0.7 - 0.2 - 0.1  # 2.8e-17
+        return {
+            legal[0]: 0.7,
+            "play Nothing": rest,
+            **{a: 0.3 / (len(legal) - 1) for a in legal[1:]},
+        }
+
+    state = parse_position(THREE)
+    r = solve_position(state, opponents=ObservationModel("noisy", noisy), pimc=False)
+
+    def clean(obs: Observation, legal: tuple[Action, ...]) -> dict[object, float]:
+        return {legal[0]: 0.7, **{a: 0.3 / (len(legal) - 1) for a in legal[1:]}}
+
+    _same(r, solve_position(state, opponents=ObservationModel("clean", clean), pimc=False))
 
 
 TWO_LEFT = (
