@@ -327,7 +327,9 @@ def test_second_fuzzing_pass(
 def test_scenario_check_of_an_empty_name(capsys: pytest.CaptureFixture[str]) -> None:
     """``scenario check ""`` checked every scenario file in the current folder."""
     code, out, err = run(capsys, "scenario", "check", "")
-    assert code == 2 and "expected a file or folder name, got ''" in out + err
+    assert code == 2
+    assert "'': an empty name: expected a scenario file or a folder of them" in out + err
+    assert ".: " not in out + err  # it named the current folder, as Path("") is
     assert "passed" in out and "0 passed" in out
 
 

@@ -37,7 +37,9 @@ def find_files(paths: Sequence[Path | str]) -> tuple[Path, ...]:
     out: list[Path] = []
     for raw in paths:
         if not str(raw).strip():  # a str: Path("") would be the current folder
-            raise ScenarioError(Path(), "", f"expected a file or folder name, got {echo(str(raw))}")
+            raise ScenarioError(
+                echo(str(raw)), "", "an empty name: expected a scenario file or a folder of them"
+            )
         p = Path(raw)
         what = kind(p)
         if what == "dir":
