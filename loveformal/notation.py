@@ -777,6 +777,14 @@ def parse_position(text: str, *, rules: Ruleset | None = None) -> State:
         _check_effect_step(
             rules, phase, turn, pending, draws, specs, pile, players, len(face_up), sycophant
         )
+    for i, s in enumerate(specs):  # at every phase (after the effect steps' own)
+        if Card.PRINCESS in s.discards and not s.out:
+            raise _bad(
+                s.col,
+                seat_name(i),
+                "the position cannot exist: it has discarded the Princess but is still in the "
+                "round (whoever plays or discards the Princess is out at once)",
+            )
     if phase is Phase.PLAY or phase is Phase.TURN_DRAW:
         # position() rejects a self-bet even under jester_self (checked above instead).
         checked_jester = jester if jester is None or jester[0] != jester[1] else None

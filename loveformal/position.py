@@ -66,7 +66,8 @@ def position(
 
     Raises :class:`MalformedInput` if the position cannot exist: a seat or card the ruleset
     does not have, more copies of a card than the deck holds, a seat with the wrong number of
-    cards, an out seat holding cards, a protected seat whose turn it is, and so on.
+    cards, an out seat holding cards, a seat still in with the Princess on its discard pile, a
+    protected seat whose turn it is, and so on.
     """
     try:
         full = rules.deck(players)
@@ -199,6 +200,11 @@ def position(
         if spied is not None and has_spy and i not in spied_set:
             raise MalformedInput(
                 f"spied: {seat_name(i)} has a Spy in its discard pile and must be listed"
+            )
+        if Card.PRINCESS in pile and i not in out_seats:
+            raise MalformedInput(
+                f"discards: {seat_name(i)} has discarded the Princess but is still in the "
+                "round (whoever plays or discards the Princess is out at once)"
             )
         seats.append(
             Seat(hand, pile, i in out_seats, i in prot, n_tokens, has_spy or i in spied_set)

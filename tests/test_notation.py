@@ -14,6 +14,7 @@ from loveformal.cards import Card as Card_
 from loveformal.engine import is_terminal, new_match
 from loveformal.errors import MalformedInput
 from loveformal.notation import format_position, parse_position, position_of
+from loveformal.position import position
 from loveformal.rulebook import make_ruleset, preset_names
 from loveformal.sampling import random_step
 from loveformal.state import Phase, State
@@ -542,3 +543,33 @@ def test_tokens_must_fit_the_written_round() -> None:
     assert parse_position(z2019).seats[0].tokens == 2  # a round won with the Spy's bonus
     with pytest.raises(MalformedInput, match=r"at most 2 tokens a round \(one for winning it, "):
         parse_position(z2019.replace("King t2", "King t3"))
+
+
+def test_a_seat_still_in_with_the_princess_discarded_is_refused() -> None:
+    """Whoever plays or discards the Princess is out at once (rules.md, the Princess): no
+    position has a seat still in with her on its pile, at a turn or after the round (they
+    were accepted, and ``compare`` and ``scenario check`` ran them)."""
+    at_turn = (
+        "classic 2p | P1 Prince,King | P2 Priest d:Princess | deck Guard | aside Guard | up - "
+        "| play P1"
+    )
+    message = r"column 30 \(P2\): the position cannot exist: it has discarded the Princess but"
+    with pytest.raises(MalformedInput, match=message):
+        parse_position(at_turn)
+    after = (
+        "classic 2p | P1 Prince d:King | P2 Priest d:Princess | deck - | aside Guard | "
+        "up Guard,Guard,Baron | round_over P1 won:P1 next:P1"
+    )
+    with pytest.raises(MalformedInput, match=r"\(P2\): .* discarded the Princess but is still"):
+        parse_position(after)
+    rules = make_ruleset("classic")
+    with pytest.raises(MalformedInput, match="discards: P2 has discarded the Princess but is"):
+        position(
+            rules,
+            players=2,
+            turn=0,
+            hands={0: [Card_.PRINCE, Card_.KING], 1: [Card_.PRIEST]},
+            deck=[Card_.GUARD],
+            set_aside=Card_.GUARD,
+            discards={1: [Card_.PRINCESS]},
+        )
