@@ -495,3 +495,24 @@ def test_a_title_over_several_lines_keeps_one_line_per_result() -> None:
     results = check_scenario(parse_text(BASE.replace('title = "base"', 'title = "a\\nb"'), "t"))
     lines = [r.line() for r in results]
     assert len(lines) == 1 and lines[0].endswith("[classic] a b") and "\n" not in lines[0]
+
+
+def test_a_top_level_key_written_under_a_table_header_is_located() -> None:
+    """``expect = ...`` written after ``[[moves]]`` is TOML's ``moves[0].expect``: the
+    "missing" error says where it went and why (it said only "missing")."""
+    text = _scenario('[[moves]]\nplay = "Handmaid"\nexpect = "all good"\n', "").replace(
+        "[expect]\n", ""
+    )
+    with pytest.raises(
+        ScenarioError,
+        match=r"expect: missing: .* \(it is written as "
+        r"moves\[0\]\.expect: a key after a \[table\] or \[\[table\]\] header",
+    ):
+        parse_text(text, "t.toml")
+    plain = _scenario('[[moves]]\nplay = "Handmaid"\n', "").replace("[expect]\n", "")
+    with pytest.raises(
+        ScenarioError,
+        match=r"expect: missing: expected title, rulesets, "
+        r"position and expect$",
+    ):
+        parse_text(plain, "t.toml")

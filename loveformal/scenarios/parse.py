@@ -260,7 +260,10 @@ def parse_text(text: str, path: Path | str = "<scenario>") -> Scenario:
     r.table(data, "", TOP_KEYS)
     for need in ("title", "rulesets", "position", "expect"):
         if need not in data:
-            raise r.error(need, "missing: expected title, rulesets, position and expect")
+            raise r.error(
+                need,
+                "missing: expected title, rulesets, position and expect" + _misplaced(data, need),
+            )
     title = r.string(data["title"], "title")
     source = r.string(data["source"], "source") if "source" in data else None
     presets = _presets(r, data["rulesets"], "rulesets")
@@ -291,6 +294,24 @@ def parse_text(text: str, path: Path | str = "<scenario>") -> Scenario:
         expect=expect,
         variants=tuple(v for v in variants),
     )
+
+
+def _misplaced(data: dict[str, object], key: str) -> str:
+    """A hint when ``key``, missing at the top, was written under a table's header (TOML puts
+    every key after ``[position]`` or ``[[moves]]`` into that table)."""
+    for name, value in data.items():
+        if name == "variant":  # a variant's own expect is its own
+            continue
+        tables = [(name, value)] if isinstance(value, dict) else []
+        if isinstance(value, list):
+            tables = [(f"{name}[{i}]", v) for i, v in enumerate(value) if isinstance(v, dict)]
+        for where, table in tables:
+            if key in table:
+                return (
+                    f" (it is written as {where}.{key}: a key after a [table] or [[table]] "
+                    "header belongs to that table, so write it above the first header)"
+                )
+    return ""
 
 
 def _presets(r: _Reader, value: object, key: str) -> tuple[str, ...]:
