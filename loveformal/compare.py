@@ -225,6 +225,11 @@ def load_source(arg: str) -> Source:
     """A scenario file (if ``arg`` names a file) or a position in notation.
 
     Raises :class:`MalformedInput` when neither can be read."""
+    if not arg.strip():  # Path("") is the current folder
+        raise MalformedInput(
+            "the position is empty: give a scenario file (.toml), a position in notation or a "
+            "file holding one"
+        )
     path = Path(arg)
     found = kind(arg)
     if found == "dir" and "|" not in arg:

@@ -18,6 +18,9 @@ from loveformal.rulebook import load_preset
 
 DEFAULT_WORKERS = min(2, os.cpu_count() or 1)
 """Worker processes by default: the two cores of the reference machine."""
+Z3_UNSIGNED_MAX = 2**32 - 1
+"""Z3's ``random_seed`` and ``timeout`` are unsigned 32-bit: outside, Z3 ignores the value
+with a warning (the seed asked for would not be the one used)."""
 
 
 def results_ok(results: list[ObligationResult]) -> bool:
@@ -47,9 +50,14 @@ def register(app: typer.Typer) -> None:
             typer.Option("--all", help="The full set: every preset and player count modelled."),
         ] = False,
         timeout_ms: Annotated[
-            int, typer.Option(min=1, help="Per-query Z3 time-out (ms).")
+            int, typer.Option(min=1, max=Z3_UNSIGNED_MAX, help="Per-query Z3 time-out (ms).")
         ] = 10_000,
-        seed: Annotated[int, typer.Option(help="Z3 random seed (fixed for reproducibility).")] = 0,
+        seed: Annotated[
+            int,
+            typer.Option(
+                min=0, max=Z3_UNSIGNED_MAX, help="Z3 random seed (fixed for reproducibility)."
+            ),
+        ] = 0,
         as_json: Annotated[bool, typer.Option("--json", help="One JSON document.")] = False,
         workers: Annotated[
             int,

@@ -185,3 +185,5 @@ def test_a_position_saved_in_a_file_and_a_folder(tmp_path: Path) -> None:
     assert run(str(saved), "--move", "Prince@P2") == run(PRINCE_EMPTY, "--move", "Prince@P2")
     code, _, err = run(str(tmp_path))
     assert code == 2 and f"{tmp_path}: is a directory, not a scenario file or a position" in err
+    code, _, err = run("")
+    assert code == 2 and "the position is empty" in err and "directory" not in err

@@ -40,3 +40,19 @@ def test_prove_unknown_preset_is_a_clear_error() -> None:
     result = CliRunner().invoke(app, ["prove", "--preset", "clasic"])
     assert result.exit_code == 2
     assert "clasic" in result.output
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--seed", "-1", "greater than or equal to 0"),
+        ("--seed", "4294967296", "less than or equal to 4294967295"),
+        ("--timeout-ms", "4294967296", "less than or equal to 4294967295"),
+    ],
+)
+def test_prove_refuses_values_z3_would_ignore(option: str, value: str, message: str) -> None:
+    """Z3's seed and time-out are unsigned 32-bit: outside, it warned on stderr and used its
+    default, while the run reported success."""
+    result = CliRunner().invoke(app, ["prove", "--preset", "classic", option, value])
+    assert result.exit_code == 2
+    assert message in result.output
