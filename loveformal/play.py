@@ -234,6 +234,11 @@ def play_session(
         raise MalformedInput("--bots: give at least one bot")
     seat_bots: dict[int, Bot] = {}
     others = [s for s in range(players) if s != seat]
+    if len(bots) > len(others):
+        raise MalformedInput(
+            f"--bots: {len(bots)} bots for {len(others)} other seat{'s' if len(others) > 1 else ''}"
+            " (at most one per seat; fewer are cycled)"
+        )
     for k, s in enumerate(others):
         seat_bots[s] = make_bot(bots[k % len(bots)])
     rng = random.Random(seed)

@@ -92,3 +92,15 @@ def test_cli_bad_seat() -> None:
     result = CliRunner().invoke(app, ["play", "--seat", "P9"])
     assert result.exit_code == 2
     assert "unknown seat" in result.output
+
+
+def test_cli_more_bots_than_other_seats() -> None:
+    """Two players, three bots: refused as ``simulate`` refuses it (the extra bots were
+    dropped without a word); fewer bots than seats are cycled, as documented."""
+    result = CliRunner().invoke(app, ["play", "--bots", "heuristic,random,random"], input="")
+    assert result.exit_code == 2
+    assert "--bots: 3 bots for 1 other seat (at most one per seat; fewer are cycled)" in (
+        result.output
+    )
+    cycled = CliRunner().invoke(app, ["play", "--players", "3", "--bots", "random"], input="")
+    assert cycled.exit_code == 0 and "P2: random, P3: random" in cycled.output
