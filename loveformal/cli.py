@@ -255,6 +255,8 @@ def rules(
             if players is not None and players < 2:
                 raise _BadInput(f"--players {players}: a match has at least 2 players")
             rows = presets_data(players)
+            if not rows:
+                raise _BadInput(f"--players {players}: no preset allows that many players")
             if json_out:
                 _print_json(rows)
             else:

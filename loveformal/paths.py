@@ -112,7 +112,7 @@ def _reason(exc: BaseException) -> str:
     return str(exc)
 
 
-__all__ = ["kind", "not_a_file", "unwritable_dir", "unwritable_file"]
+__all__ = ["kind", "not_a_file", "notation_in_file", "unwritable_dir", "unwritable_file"]
 
 
 def notation_in_file(path: Path | str) -> str | None:

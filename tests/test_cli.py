@@ -132,6 +132,7 @@ BAD_INPUT = [
     (["rules", "classic", "-o", "assassin_redraw=false"], ["cannot apply", "Assassin"]),
     (["rules", "classic", "--players", "5"], ["--players 5", "2–4 players"]),
     (["rules", "--players", "1"], ["--players 1"]),
+    (["rules", "--players", "99"], ["--players 99: no preset allows that many players"]),
     (["rules", "-o", "tie_break=none"], ["needs a PRESET"]),
     (["diff", "classic", "z2091"], ["unknown preset 'z2091'", "did you mean 'z2019'"]),
     (["verify", "--presets", "classic,premiun"], ["unknown preset 'premiun'"]),
