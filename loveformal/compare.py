@@ -404,6 +404,11 @@ def _run(source: Source, preset: str, extra: dict[str, object], moves: Sequence[
                     f"{seat_name(state.turn)} must first draw from an unseen deck: write the "
                     "deck's top cards in the position to play on"
                 )
+            if state.phase in _MID_EFFECT_DRAWS and settle(state) is state:
+                raise IllegalAction(
+                    f"the {state.phase.value} step must first draw from an unseen deck: write "
+                    "the deck's top cards in the position to play on"
+                )
             state = apply_move(state, move)
         except LoveformalError as exc:
             msg = f"{move.key}: {exc}"
@@ -412,6 +417,11 @@ def _run(source: Source, preset: str, extra: dict[str, object], moves: Sequence[
             msg = f"{move.key}: engine crash {type(exc).__name__}: {exc}"
             return Column(preset, label, msg, None, _error_rows(msg))
     return Column(preset, label, None, state, _rows(state))
+
+
+_MID_EFFECT_DRAWS = frozenset({Phase.REDRAW, Phase.CHANCELLOR_DRAW})
+"""A card's draws (a Prince's or Bishop's redraw, the Chancellor's two) that
+:func:`~loveformal.sampling.settle` makes only from a known deck."""
 
 
 def _option_value(rules: Ruleset, name: str, players: int) -> OptionValue:

@@ -187,3 +187,17 @@ def test_a_position_saved_in_a_file_and_a_folder(tmp_path: Path) -> None:
     assert code == 2 and f"{tmp_path}: is a directory, not a scenario file or a position" in err
     code, _, err = run("")
     assert code == 2 and "the position is empty" in err and "directory" not in err
+
+
+def test_a_move_after_a_redraw_from_an_unseen_deck_says_why() -> None:
+    """A Prince on P2 with an unseen deck: P2's replacement cannot be drawn, so a move after
+    it is refused with the reason, as a turn's draw from an unseen deck is (it said only "no
+    move is possible now (phase redraw)")."""
+    unseen = (
+        "classic 2p r1 start:P1 | P1 Prince,King d:Guard*2 t0 | P2 Priest d:Prince t0 | "
+        "deck - / Guard*2,Priest,Baron*2,Handmaid | aside Guard | up Handmaid,Princess,Countess"
+        " | play P1"
+    )
+    code, out, _ = run(unseen, "--move", "Prince@P2", "--move", "King@P2", "--presets", "classic")
+    assert code == 0
+    assert "the redraw step must first draw from an unseen deck: write the deck's top" in out
