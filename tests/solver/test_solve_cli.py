@@ -71,10 +71,7 @@ def test_solve_writes_graphml(tmp_path: Path) -> None:
     assert g.number_of_nodes() == 10  # the reduced game (24 histories unreduced)
 
 
-def test_solve_scenario_file(tmp_path: Path) -> None:
-    path = tmp_path / "endgame.toml"
-    path.write_text(
-        """
+D_SCENARIO = """
 title = "endgame D"
 rulesets = ["classic"]
 
@@ -92,9 +89,13 @@ P1 = ["Priest", "Baron", "Prince", "Handmaid"]
 P2 = ["Priest", "Baron", "Prince", "Handmaid"]
 
 [expect]
-""",
-        encoding="utf-8",
-    )
+"""
+"""Endgame D (tests/solver/test_endgame.py) as a scenario file."""
+
+
+def test_solve_scenario_file(tmp_path: Path) -> None:
+    path = tmp_path / "endgame.toml"
+    path.write_text(D_SCENARIO, encoding="utf-8")
     r = invoke("solve", str(path), "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["value_exact"] == "-4/5"
@@ -292,15 +293,8 @@ def test_a_position_saved_in_a_file(tmp_path: Path) -> None:
     assert r.exit_code == 0 and json.loads(r.output)["value_exact"] == str(want), r.output
     # A scenario under another name, with a '|' in one of its strings: still a scenario.
     scenario = tmp_path / "endgame.scenario"
-    scenario.write_text(
-        'title = "endgame D | as a scenario"\nrulesets = ["classic"]\n\n[position]\n'
-        'players = 2\nturn = "P1"\ndeck = ["Princess"]\nset_aside = "Guard"\n'
-        'face_up = ["King", "Countess", "Guard"]\n'
-        'hands = { P1 = ["Guard", "Guard"], P2 = ["Guard"] }\nprotected = ["P2"]\n\n'
-        '[position.discards]\nP1 = ["Priest", "Baron", "Prince", "Handmaid"]\n'
-        'P2 = ["Priest", "Baron", "Prince", "Handmaid"]\n\n[expect]\n',
-        encoding="utf-8",
-    )
+    scenario.write_text(D_SCENARIO.replace('"endgame D"', '"endgame D | as a scenario"'))
+    assert "|" in scenario.read_text()
     r = invoke("solve", str(scenario), "--json", "--no-pimc")
     assert r.exit_code == 0 and json.loads(r.output)["value_exact"] == "-4/5", r.output
     binary = tmp_path / "binary.txt"
