@@ -34,6 +34,7 @@ from loveformal.bots.worlds import unseen_cards
 from loveformal.compare import format_move, parse_move
 from loveformal.engine import apply, current_player, explain, legal_actions, new_match
 from loveformal.errors import LoveformalError, MalformedInput
+from loveformal.literals import echo as typed_text
 from loveformal.literals import whole_number
 from loveformal.narration import narrate
 from loveformal.notation import card_list
@@ -157,7 +158,7 @@ def _choose(state: State, seat: int, stdin: TextIO, echo: Echo) -> Action | None
         if k is not None:
             if 1 <= k <= len(legal):
                 return legal[k - 1]
-            echo(f"'{text}': choose a number from 1 to {len(legal)}")
+            echo(f"{typed_text(text)}: choose a number from 1 to {len(legal)}")
             continue
         action = by_text.get(_norm(text))
         if action is not None:
@@ -168,7 +169,10 @@ def _choose(state: State, seat: int, stdin: TextIO, echo: Echo) -> Action | None
             return typed
         reason = explain(state, typed) if isinstance(typed, _ACTIONS) else typed
         why = f": {reason}" if reason else ""
-        echo(f"'{text}' is not one of the moves listed{why}; type a number from 1 to {len(legal)}")
+        echo(
+            f"{typed_text(text)} is not one of the moves listed{why}; type a number from 1 to "
+            f"{len(legal)}"
+        )
 
 
 _ACTIONS = (Play, ChancellorReturn, BishopRedraw)

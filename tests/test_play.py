@@ -104,3 +104,11 @@ def test_cli_more_bots_than_other_seats() -> None:
     )
     cycled = CliRunner().invoke(app, ["play", "--players", "3", "--bots", "random"], input="")
     assert cycled.exit_code == 0 and "P2: random, P3: random" in cycled.output
+
+
+def test_a_long_typed_line_is_cut_in_the_reply() -> None:
+    """A 100,000-character line is named cut to about 60 characters with its length (it was
+    echoed back whole)."""
+    _, out = _session("x" * 100_000 + "\n")
+    line = next(x for x in out.splitlines() if "is not one of the moves listed" in x)
+    assert "... (100002 characters) is not one of the moves listed" in line and len(line) < 200
