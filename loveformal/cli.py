@@ -806,6 +806,11 @@ def verify(
 ) -> None:
     """Check the engine: random matches under every invariant, and the rules scenarios."""
     with _bad_input_exits():
+        if quick and matches is not None:
+            raise _BadInput(
+                f"--quick ({QUICK_MATCHES} matches) and --matches {matches} both set the matches "
+                "per configuration: give one"
+            )
         chosen = _split_list(presets, "--presets") or list(preset_names())
         for p in chosen:
             load_preset(p)  # unknown preset: a clear error, with a suggestion

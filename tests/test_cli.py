@@ -139,6 +139,10 @@ BAD_INPUT = [
     (["verify", "--players", "two"], ["--players", "'two'"]),
     (["verify", "--presets", "classic", "--players", "6"], ["no chosen preset allows"]),
     (["verify", "--sections", "proof"], ["unknown section 'proof'"]),
+    (
+        ["verify", "--quick", "--matches", "5"],
+        ["--quick (", "and --matches 5 both set", "give one"],
+    ),
 ]
 
 
