@@ -404,11 +404,14 @@ def _run(source: Source, preset: str, extra: dict[str, object], moves: Sequence[
                     f"{seat_name(state.turn)} must first draw from an unseen deck: write the "
                     "deck's top cards in the position to play on"
                 )
-            if state.phase in _MID_EFFECT_DRAWS and settle(state) is state:
-                raise IllegalAction(
-                    f"the {state.phase.value} step must first draw from an unseen deck: write "
-                    "the deck's top cards in the position to play on"
-                )
+            if state.phase in _MID_EFFECT_DRAWS:
+                settled = settle(state)  # from a known deck: the draws made
+                if settled is state:
+                    raise IllegalAction(
+                        f"the {state.phase.value} step must first draw from an unseen deck: "
+                        "write the deck's top cards in the position to play on"
+                    )
+                state = settled
             state = apply_move(state, move)
         except LoveformalError as exc:
             msg = f"{move.key}: {exc}"
@@ -420,8 +423,8 @@ def _run(source: Source, preset: str, extra: dict[str, object], moves: Sequence[
 
 
 _MID_EFFECT_DRAWS = frozenset({Phase.REDRAW, Phase.CHANCELLOR_DRAW})
-"""A card's draws (a Prince's or Bishop's redraw, the Chancellor's two) that
-:func:`~loveformal.sampling.settle` makes only from a known deck."""
+"""A card's draws (a Prince's or Bishop's redraw, the Chancellor's two), which a position
+may be written at: :func:`~loveformal.sampling.settle` makes them from a known deck."""
 
 
 def _option_value(rules: Ruleset, name: str, players: int) -> OptionValue:

@@ -76,8 +76,9 @@ decision (``play``) or at a turn's draw (``turn_draw``) are checked with
 ``bishop_redraw``) by :func:`_check_effect_step` (two seats still in, each seat's hand
 size for that step, the card that started the effect on top of its player's discard pile,
 tokens below the match's count); at every phase, card kinds and copies are checked against
-the deck for the player count, seats against the number of players, and, when the round is
-written (``r3``), each seat's tokens against what the rounds so far can have given
+the deck for the player count, seats against the number of players, no seat still in the
+round has the Princess on its discard pile, and, when the round is written (``r3``), each
+seat's tokens must fit what the rounds so far can have given
 (:func:`_check_tokens_for_round`). Numbers are ASCII
 digits of bounded length (:mod:`loveformal.literals`).
 """

@@ -201,3 +201,16 @@ def test_a_move_after_a_redraw_from_an_unseen_deck_says_why() -> None:
     code, out, _ = run(unseen, "--move", "Prince@P2", "--move", "King@P2", "--presets", "classic")
     assert code == 0
     assert "the redraw step must first draw from an unseen deck: write the deck's top" in out
+
+
+def test_a_position_written_at_a_redraw_from_a_known_deck_plays_on() -> None:
+    """Written at P2's redraw after P1's Prince, with a known deck: the draws are made and
+    P2's Prince is played (it said "no move is possible now (phase redraw)")."""
+    known = (
+        "classic 2p | P1 Guard d:Priest,Handmaid,Baron,Prince t0 | P2 - d:Baron,Priest,"
+        "Handmaid,Guard t0 | deck Guard,Prince,Princess | aside Guard | up King,Countess,Guard"
+        " | redraw P1 pending:P2"
+    )
+    code, out, _ = run(known, "--move", "Prince@P1", "--presets", "classic")
+    assert code == 0 and "illegal" not in out
+    assert "P1 Princess; P2 Guard" in out and "round over" in out

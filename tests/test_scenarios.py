@@ -509,6 +509,26 @@ def test_a_top_level_key_written_under_a_table_header_is_located() -> None:
         r"moves\[0\]\.expect: a key after a \[table\] or \[\[table\]\] header",
     ):
         parse_text(text, "t.toml")
+    nested = (
+        _scenario("", "")
+        .replace("[expect]\n", "")
+        .replace(
+            'P3 = ["Prince"] }\n',
+            'P3 = ["Prince"] }\n\n[position.discards]\nP2 = ["Priest"]\nexpect = {}\n',
+        )
+    )
+    with pytest.raises(ScenarioError, match=r"written as position\.discards\.expect: "):
+        parse_text(nested, "t.toml")
+    titled = _scenario("", "", head="").replace('title = "t"\n', "") + (
+        '\n[[variant]]\nrulesets = ["z2019"]\ntitle = "t"\n'
+    )
+    with pytest.raises(ScenarioError, match=r"title: missing: .* written as variant\[0\]\.title"):
+        parse_text(titled, "t.toml")
+    own = _scenario("", "").replace("[expect]\n", "") + (
+        '\n[[variant]]\nrulesets = ["z2019"]\nexpect = { turn = "P1" }\n'
+    )
+    with pytest.raises(ScenarioError, match=r"position and expect$"):  # a variant's own
+        parse_text(own, "t.toml")
     plain = _scenario('[[moves]]\nplay = "Handmaid"\n', "").replace("[expect]\n", "")
     with pytest.raises(
         ScenarioError,

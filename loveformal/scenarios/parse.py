@@ -298,20 +298,32 @@ def parse_text(text: str, path: Path | str = "<scenario>") -> Scenario:
 
 def _misplaced(data: dict[str, object], key: str) -> str:
     """A hint when ``key``, missing at the top, was written under a table's header (TOML puts
-    every key after ``[position]`` or ``[[moves]]`` into that table)."""
-    for name, value in data.items():
-        if name == "variant":  # a variant's own expect is its own
-            continue
-        tables = [(name, value)] if isinstance(value, dict) else []
+    every key after ``[position]``, ``[position.discards]`` or ``[[moves]]`` into that table)."""
+    found = _find_key(data, key, "")
+    if found is None:
+        return ""
+    return (
+        f" (it is written as {found}: a key after a [table] or [[table]] header belongs to that "
+        f"table; write it above the first header, or under its own [{key}] header)"
+    )
+
+
+def _find_key(table: dict[str, object], key: str, where: str) -> str | None:
+    """The dotted path of the first ``key`` inside the tables below ``table`` (not a
+    variant's own keys: a variant has its own ``expect``)."""
+    for name, value in table.items():
+        here = f"{where}.{name}" if where else name
+        entries = [(here, value)] if isinstance(value, dict) else []
         if isinstance(value, list):
-            tables = [(f"{name}[{i}]", v) for i, v in enumerate(value) if isinstance(v, dict)]
-        for where, table in tables:
-            if key in table:
-                return (
-                    f" (it is written as {where}.{key}: a key after a [table] or [[table]] "
-                    "header belongs to that table, so write it above the first header)"
-                )
-    return ""
+            entries = [(f"{here}[{i}]", v) for i, v in enumerate(value) if isinstance(v, dict)]
+        for path, sub in entries:
+            own = where == "" and name == "variant" and key in VARIANT_KEYS
+            if key in sub and not own:
+                return f"{path}.{key}"
+            deeper = _find_key(sub, key, path)
+            if deeper is not None:
+                return deeper
+    return None
 
 
 def _presets(r: _Reader, value: object, key: str) -> tuple[str, ...]:
