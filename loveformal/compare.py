@@ -310,6 +310,10 @@ def _status(state: State) -> str:
         return f"{who} to keep one card (Chancellor)"
     if phase is Phase.BISHOP_REDRAW:
         return f"{seat_name(state.pending_seat or 0)} to keep or redraw (Bishop)"
+    if phase is Phase.REDRAW:
+        return f"{seat_name(state.pending_seat or 0)} to draw a replacement"
+    if phase is Phase.CHANCELLOR_DRAW:
+        return f"{who} to draw (Chancellor)"
     if phase is Phase.ROUND_OVER:
         return "round over"
     if phase is Phase.GAME_OVER:

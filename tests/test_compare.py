@@ -201,6 +201,8 @@ def test_a_move_after_a_redraw_from_an_unseen_deck_says_why() -> None:
     code, out, _ = run(unseen, "--move", "Prince@P2", "--move", "King@P2", "--presets", "classic")
     assert code == 0
     assert "the redraw step must first draw from an unseen deck: write the deck's top" in out
+    _, out, _ = run(unseen, "--move", "Prince@P2", "--presets", "classic")
+    assert "P2 to draw a replacement" in out  # it said only "redraw", without the seat
 
 
 def test_a_position_written_at_a_redraw_from_a_known_deck_plays_on() -> None:
