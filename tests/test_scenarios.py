@@ -536,3 +536,23 @@ def test_a_top_level_key_written_under_a_table_header_is_located() -> None:
         r"position and expect$",
     ):
         parse_text(plain, "t.toml")
+
+
+def test_a_variant_whose_ruleset_cannot_hold_the_position_is_named() -> None:
+    """Five players under premium, and a variant under classic (2-4 players): the error names
+    the variant's rulesets, which is what to change (it named ``position``)."""
+    pos = (
+        'players = 5\nturn = "P2"\ndeck = ["Guard", "Priest"]\nset_aside = "Princess"\n'
+        'hands = { P1 = ["Count"], P2 = ["Baron", "Prince"], P3 = ["Handmaid"], '
+        'P4 = ["Guard"], P5 = ["King"] }\n'
+    )
+    text = _scenario("", "", position=pos).replace(
+        'rulesets = ["classic"]', 'rulesets = ["premium"]'
+    )
+    check_scenario(parse_text(text, "t.toml"))  # the top level alone is fine
+    with pytest.raises(
+        ScenarioError,
+        match=r"variant\[0\]\.rulesets: expected rulesets under which the position can exist; "
+        r"classic: the classic ruleset is for 2–4 players, not 5",
+    ):
+        parse_text(text + '\n[[variant]]\nrulesets = ["classic"]\n', "t.toml")

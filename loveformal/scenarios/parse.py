@@ -488,6 +488,9 @@ def _check_position(r: _Reader, pos: PositionSpec, rs: RulesetSpec, where: str) 
         initial_state(pos, rules)
     except MalformedInput as exc:
         text = str(exc)
+        if where != "rulesets":  # a variant's ruleset, which the top-level ones accept
+            why = f"expected rulesets under which the position can exist; {rs.label}: {text}"
+            raise r.error(where, why) from None
         head, sep, rest = text.partition(": ")
         if sep and head in POSITION_KEYS:
             why = f"expected a position that can exist under {rs.label}: {rest}"
