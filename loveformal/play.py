@@ -184,8 +184,11 @@ def _typed_move(state: State, text: str) -> Action | str | None:
     (text), or ``None`` when it is not move text."""
     try:
         move = parse_move(text, len(state.seats), "move")
-    except MalformedInput:
-        return None
+    except MalformedInput as exc:
+        # One word of move text naming a card or seat the game does not have: the reason.
+        reason = str(exc).partition("': ")[2].partition(" (expected")[0]
+        known = reason.startswith(("unknown card", "expected a seat"))
+        return reason if known and len(text.split()) == 1 and len(reason) <= 60 else None
     if move.by is not None and move.by != current_player(state):
         return f"it is {seat_name(current_player(state))}'s decision, not {seat_name(move.by)}'s"
     if move.play is None:

@@ -112,3 +112,10 @@ def test_a_long_typed_line_is_cut_in_the_reply() -> None:
     _, out = _session("x" * 100_000 + "\n")
     line = next(x for x in out.splitlines() if "is not one of the moves listed" in x)
     assert "... (100002 characters) is not one of the moves listed" in line and len(line) < 200
+
+
+def test_a_typed_move_naming_no_such_card_or_seat_says_so() -> None:
+    """'Kng@P2' and 'Priest@P9' got no reason; other refusals did."""
+    _, out = _session("Kng@P2\nPriest@P9\n")
+    assert "'Kng@P2' is not one of the moves listed: unknown card 'Kng'; type a number" in out
+    assert "'Priest@P9' is not one of the moves listed: expected a seat P1..P2, got 'P9';" in out
