@@ -853,16 +853,15 @@ def _check_tokens_for_round(
     tokens freely, as a scenario's position does.)"""
     deck = rules.deck(players)
     at_once = deck.count(Card.BISHOP) + min(1, deck.count(Card.CONSTABLE))
-    sources = ["one for winning it"]
-    if deck.count(Card.SPY):
-        sources.append("one for the Spy")
-    if deck.count(Card.JESTER):
-        sources.append("one for a Jester's bet")
-    if deck.count(Card.BISHOP):
-        sources.append("one per Bishop hit")
-    if deck.count(Card.CONSTABLE):
-        sources.append("one for the Constable")
-    per_round = 1 + bool(deck.count(Card.SPY)) + bool(deck.count(Card.JESTER)) + at_once
+    gains = [  # (what pays, the most it pays a seat in a round)
+        ("one for winning it", 1),
+        ("one for the Spy", min(1, deck.count(Card.SPY))),
+        ("one for a Jester's bet", min(1, deck.count(Card.JESTER))),
+        ("one per Bishop hit", deck.count(Card.BISHOP)),
+        ("one for the Constable", min(1, deck.count(Card.CONSTABLE))),
+    ]
+    sources = [what for what, most in gains if most]
+    per_round = sum(most for _, most in gains)
     ended = round_ if phase in (Phase.ROUND_OVER, Phase.GAME_OVER) else round_ - 1
     most = ended * per_round + (at_once if ended < round_ else 0)
     for i, spec in enumerate(specs):

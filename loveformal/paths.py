@@ -112,9 +112,6 @@ def _reason(exc: BaseException) -> str:
     return str(exc)
 
 
-__all__ = ["kind", "not_a_file", "notation_in_file", "unwritable_dir", "unwritable_file"]
-
-
 def notation_in_file(path: Path | str) -> str | None:
     """The text of the regular file ``path`` when it holds a position in the notation: not
     TOML, with a ``|`` (the notation's sections). ``None`` otherwise: a scenario file,
@@ -145,3 +142,6 @@ def notation_in_file(path: Path | str) -> str | None:
     except (tomllib.TOMLDecodeError, ValueError, RecursionError):
         return text.strip()  # not TOML: the notation
     return None
+
+
+__all__ = ["kind", "not_a_file", "notation_in_file", "unwritable_dir", "unwritable_file"]

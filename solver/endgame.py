@@ -1470,7 +1470,7 @@ def check_older(state: State, older: Card | None) -> None:
             f"older card: {seat_name(mover)} (the seat to move) holds "
             f"{', '.join(c.title for c in held) or 'no card'}, no {older.title}"
         )
-    if any(e.kind is EventKind.PLAYED for e in state.log):
+    if any(e.kind is _PLAYED for e in state.log):
         raise MalformedInput(
             "older card: the position comes with its moves (a scenario), which say which card "
             f"{seat_name(mover)} held before its draw; leave --older out"

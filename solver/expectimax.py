@@ -152,7 +152,11 @@ def user_number(value: object, where: object) -> Fraction:
     answer also reads tiny positive noise as 0 (:func:`user_weights`). Raises as
     :func:`exact_number` does."""
     refuse_coroutine(value, where)
-    q = exact_number(value, where)
+    return _by_size(value, exact_number(value, where))
+
+
+def _by_size(value: object, q: Fraction) -> Fraction:
+    """:func:`user_number` of ``value``, which :func:`exact_number` read as ``q``."""
     if type(value) is float or isinstance(value, np.float64):
         text = repr(float(value))
     elif isinstance(value, np.floating):  # another precision: the decimal it prints as
@@ -184,18 +188,19 @@ def user_weights(values: Sequence[object], wheres: Sequence[object]) -> list[Fra
     the largest weight of 0 (either side) is 0: the noise of float arithmetic, as in
     ``1 - 0.7 - 0.2 - 0.1`` (2.8e-17), which reads as 0 at any scale of the weights, not as a
     weight of its own (nor, below 0, as a negative one). Raises as :func:`user_number`."""
-    sizes = []
+    read = []
     for value, where in zip(values, wheres, strict=True):
         refuse_coroutine(value, where)
-        q = exact_number(value, where)  # checks it: a number, finite, not below -5e-10
-        sizes.append(abs(float(value)) if isinstance(value, float | np.floating) else float(q))
-    largest = max(sizes, default=0.0)
+        read.append(_by_size(value, exact_number(value, where)))
+    noise = Fraction(NOISE) * max(read, default=Fraction(0))  # exact: no weight too large
     return [
-        Fraction(0)
-        if isinstance(value, float | np.floating) and size <= NOISE * largest
-        else user_number(value, where)
-        for value, where, size in zip(values, wheres, sizes, strict=True)
+        Fraction(0) if _is_float(value) and q <= noise else q
+        for value, q in zip(values, read, strict=True)
     ]
+
+
+def _is_float(value: object) -> bool:
+    return isinstance(value, float | np.floating)
 
 
 def _exact(value: object, where: object) -> Fraction:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from loveformal.errors import MalformedInput
+from loveformal.paths import kind
 from loveformal.seats import parse_seat
 
 from .analysis import MODELS, ObservationModel, OpponentModel, Opponents
@@ -42,11 +43,12 @@ def load_function(spec: str, option: str) -> Callable[..., Any]:
     where = f"{option} {spec}"
     is_file = source.endswith(".py") or "/" in source or "\\" in source
     path = Path(source)
-    if is_file and path.is_dir():
+    found = kind(path)  # never raises (a name too long for the file system is no file)
+    if is_file and found == "dir":
         raise MalformedInput(f"{where}: {path} is a directory, not a Python file")
-    if is_file and not path.is_file():
+    if is_file and found != "file":
         raise MalformedInput(f"{where}: no such file {path}")
-    if not is_file and path.suffix and path.is_file():  # model.txt:f — read as a module path
+    if not is_file and path.suffix and found == "file":  # model.txt:f — read as a module path
         raise MalformedInput(
             f"{where}: {path} is a file, but not a Python file: its name must end in .py"
         )

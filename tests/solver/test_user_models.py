@@ -213,6 +213,7 @@ def test_float_noise_in_a_models_answer_is_0_at_any_scale() -> None:
         0,
     ]
     assert user_weights([Fraction(1), 1e-13], "ab") == [1, 0]
+    assert user_weights([10**400, 1.0], "ab") == [10**400, 0]  # compared exactly: no overflow
     with pytest.raises(MalformedInput, match=r"b: -0\.1 is negative"):
         user_weights([1.0, -0.1], "ab")
 
@@ -648,6 +649,8 @@ def test_cli_loads_a_module_function() -> None:
     [
         ("--opponents", "{dir}/absent.py:f", "no such file"),
         ("--opponents", "{dir}:f", "is a directory"),
+        ("--opponents", "a" * 300 + ".py:f", "no such file a"),  # too long: OSError before
+        ("--prior", "a" * 300 + ".txt:f", "cannot load a"),
         ("--opponents", "{plugin}:absent", "has no 'absent'"),
         ("--opponents", "{plugin}:NOT_A_FUNCTION", "is not a function"),
         ("--opponents", "{broken}:f", "cannot load .*SyntaxError"),
